@@ -1,0 +1,31 @@
+/**
+ * Bundles the code that runs INSIDE sandboxes into single files with no runtime
+ * dependencies: the server copies them into each sandbox and runs them with `node`.
+ */
+import { build } from "esbuild";
+import { BUNDLES, bundleDir } from "../src/server/bundles";
+
+async function main(): Promise<void> {
+  const outdir = bundleDir();
+  await Promise.all(
+    Object.entries(BUNDLES).map(([, b]) =>
+      build({
+        entryPoints: [b.entry],
+        outfile: `${outdir}/${b.file}`,
+        bundle: true,
+        platform: "node",
+        target: "node20",
+        format: "cjs",
+        minify: true,
+        sourcemap: false,
+        legalComments: "none",
+        logLevel: "warning",
+      }),
+    ),
+  );
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

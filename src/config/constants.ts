@@ -1,0 +1,33 @@
+import { SIDECAR_TIMINGS } from "../protocol/sidecar-config";
+
+/**
+ * Lifecycle internals from seed 000/001. Deliberately NOT configurable in clawrun.json:
+ * they are tuned together (TTL buffer ≈ 5 heartbeats of runway, extend ≈ 3 heartbeats).
+ * Tests shorten them through `Timings` objects passed in; these are the shipped defaults.
+ */
+export const LIFECYCLE = {
+  /** Sidecar → server heartbeat period (written into the sidecar's config). */
+  heartbeatIntervalMs: SIDECAR_TIMINGS.heartbeatIntervalMs,
+  /** Extend the native TTL only when less than this much runway remains. */
+  ttlBufferMs: 5 * 60_000,
+  /** How far one extend pushes the native TTL. */
+  extendByMs: 3 * 60_000,
+  /** Native TTL = activeDuration × this (dead-man's switch, ~10 heartbeat cycles). */
+  ttlMultiplier: 10,
+  /** The lifecycle lock expires by itself after this long if its holder dies. */
+  lockLeaseMs: 60_000,
+  /** Health confirmation budget after starting the sidecar (seed: 15 retries × 1 s). */
+  healthBudgetMs: 15_000,
+  /** We poll inside that budget more often than the seed's 1 s to notice "healthy" sooner. */
+  healthPollMs: 250,
+  snapshotAttempts: 3,
+  snapshotRetryDelayMs: 2_000,
+  /** CountBasedRetention: snapshots kept after a stop. */
+  snapshotsKept: 3,
+  /** A transitional status older than this is considered stuck and repaired by the tick. */
+  stuckTransitionMs: 5 * 60_000,
+  /** Local in-process reconcile tick (Vercel Cron does this in production). */
+  tickIntervalMs: 60_000,
+} as const;
+
+export type LifecycleTimings = { -readonly [K in keyof typeof LIFECYCLE]: number };

@@ -1,0 +1,187 @@
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { LIFECYCLE, type LifecycleTimings } from "./constants";
+import { formatIssues } from "./format-issues";
+
+/**
+ * The only reader of process.env. Everything else receives an `AppEnv`.
+ * Secrets that are missing here are filled in by `secrets.ts` (generated locally, required on Vercel).
+ */
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const secret = optionalString.refine((v) => v === undefined || v.length >= 16, {
+  error: "expected at least 16 characters",
+});
+
+const httpUrl = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
+  error: "expected an http(s) URL",
+});
+
+const timingKeys = Object.keys(LIFECYCLE) as (keyof LifecycleTimings)[];
+const timingsSchema = z.strictObject(
+  Object.fromEntries(timingKeys.map((k) => [k, z.number().int().positive().optional()])) as Record<
+    keyof LifecycleTimings,
+    z.ZodOptional<z.ZodNumber>
+  >,
+);
+
+const envSchema = z.object({
+  CLAWRUN_SECRET: secret,
+  ADMIN_SECRET: secret,
+  CRON_SECRET: secret,
+  CLAWRUN_WEBHOOK_SECRET: secret,
+  CLAWRUN_PUBLIC_URL: httpUrl,
+  UPSTASH_REDIS_REST_URL: httpUrl,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  KV_REST_API_URL: httpUrl,
+  KV_REST_API_TOKEN: optionalString,
+  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+    error: "expected a redis:// or rediss:// URL",
+  }),
+  CLAWRUN_STATE_DIR: optionalString,
+  CLAWRUN_CONFIG: optionalString,
+  CLAWRUN_TIMINGS: optionalString,
+  CLAWRUN_LOCAL_TICK: optionalString.refine((v) => v === undefined || v === "0" || v === "1", {
+    error: 'expected "0" or "1"',
+  }),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .optional()
+    .catch(undefined),
+  PORT: optionalString.refine((v) => v === undefined || /^\d{1,5}$/.test(v), {
+    error: "expected a port number",
+  }),
+  VERCEL: optionalString,
+  VERCEL_PROJECT_PRODUCTION_URL: optionalString,
+  NODE_ENV: optionalString,
+});
+
+export type StoreSettings =
+  | { kind: "sqlite" }
+  | { kind: "upstash"; url: string; token: string; source: "UPSTASH_REDIS_REST" | "KV_REST_API" }
+  | { kind: "redis-tcp"; url: string };
+
+export const SECRET_NAMES = [
+  "CLAWRUN_SECRET",
+  "ADMIN_SECRET",
+  "CRON_SECRET",
+  "CLAWRUN_WEBHOOK_SECRET",
+] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+export interface AppEnv {
+  onVercel: boolean;
+  production: boolean;
+  stateDir: string;
+  configPath: string;
+  /** URL the sidecar posts heartbeats to; null on Vercel when nothing tells us. */
+  publicUrl: string | null;
+  store: StoreSettings;
+  /** Secrets given in the environment; missing ones are resolved by secrets.ts. */
+  givenSecrets: Partial<Record<SecretName, string>>;
+  logLevel: string;
+  /** Test-only shortening of lifecycle internals (CLAWRUN_TIMINGS); empty in normal runs. */
+  timingOverrides: Partial<LifecycleTimings>;
+  /** In-process reconcile tick: on by default locally, off on Vercel (Vercel Cron calls /api/cron). */
+  localTick: boolean;
+  /** Reads a variable for the agent's `{ "fromEnv": ... }` values; ClawRun's own secrets are refused. */
+  passthrough(name: string): string | undefined;
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "EnvError";
+  }
+}
+
+export function readEnv(
+  source: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): AppEnv {
+  const parsed = envSchema.safeParse(source, { reportInput: false });
+  if (!parsed.success) throw new EnvError(formatIssues("environment", parsed.error.issues));
+  const e = parsed.data;
+  const problems: string[] = [];
+  const onVercel = e.VERCEL === "1";
+
+  const store = selectStore(e, problems);
+  const timingOverrides = parseTimings(e.CLAWRUN_TIMINGS, problems);
+  if (problems.length > 0) throw new EnvError(problems);
+
+  const givenSecrets: Partial<Record<SecretName, string>> = {};
+  for (const name of SECRET_NAMES) {
+    const value = e[name];
+    if (value !== undefined) givenSecrets[name] = value;
+  }
+  const stateDir = e.CLAWRUN_STATE_DIR ?? ".clawrun";
+  const port = e.PORT ?? "3000";
+  const vercelUrl = e.VERCEL_PROJECT_PRODUCTION_URL
+    ? `https://${e.VERCEL_PROJECT_PRODUCTION_URL}`
+    : null;
+  const ownSecrets = new Set<string>(SECRET_NAMES);
+
+  return {
+    onVercel,
+    production: e.NODE_ENV === "production",
+    stateDir: isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir),
+    configPath: resolve(cwd, e.CLAWRUN_CONFIG ?? "clawrun.json"),
+    publicUrl:
+      (e.CLAWRUN_PUBLIC_URL ?? (onVercel ? vercelUrl : `http://127.0.0.1:${port}`))?.replace(
+        /\/+$/,
+        "",
+      ) ?? null,
+    store,
+    givenSecrets,
+    logLevel: e.LOG_LEVEL ?? "info",
+    timingOverrides,
+    localTick: e.CLAWRUN_LOCAL_TICK ? e.CLAWRUN_LOCAL_TICK === "1" : !onVercel,
+    passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
+  };
+}
+
+function selectStore(e: z.output<typeof envSchema>, problems: string[]): StoreSettings {
+  const pairs = [
+    ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
+    ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
+  ] as const;
+  for (const [urlKey, tokenKey] of pairs) {
+    const url = e[urlKey];
+    const token = e[tokenKey];
+    if (url && !token)
+      problems.push(`environment: ${urlKey} is set but ${tokenKey} is not (they are a pair)`);
+    if (token && !url)
+      problems.push(`environment: ${tokenKey} is set but ${urlKey} is not (they are a pair)`);
+    if (url && token) {
+      return {
+        kind: "upstash",
+        url,
+        token,
+        source: urlKey === "KV_REST_API_URL" ? "KV_REST_API" : "UPSTASH_REDIS_REST",
+      };
+    }
+  }
+  if (e.REDIS_URL) return { kind: "redis-tcp", url: e.REDIS_URL };
+  return { kind: "sqlite" };
+}
+
+function parseTimings(raw: string | undefined, problems: string[]): Partial<LifecycleTimings> {
+  if (!raw) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    problems.push("environment: CLAWRUN_TIMINGS: expected a JSON object of millisecond numbers");
+    return {};
+  }
+  const result = timingsSchema.safeParse(json);
+  if (!result.success) {
+    problems.push(...formatIssues("environment: CLAWRUN_TIMINGS", result.error.issues));
+    return {};
+  }
+  return Object.fromEntries(Object.entries(result.data).filter(([, v]) => v !== undefined));
+}

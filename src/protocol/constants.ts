@@ -1,0 +1,28 @@
+/** Ports declared inside every sandbox (seed 001: daemon 3000, sidecar health 3001). */
+export const SANDBOX_PORTS = { daemon: 3000, sidecar: 3001 } as const;
+
+/**
+ * A provider that maps sandbox ports to other host ports (the local provider) tells the
+ * processes inside through `CLAWRUN_PORT_<declared>`; where it is unset (Vercel) the
+ * declared port is the real one. This is the one seam that lets sidecar and daemon run
+ * unchanged on both providers.
+ */
+export function portEnvName(declaredPort: number): string {
+  return `CLAWRUN_PORT_${declaredPort}`;
+}
+
+export function resolveListenPort(
+  declaredPort: number,
+  env: Record<string, string | undefined>,
+): number {
+  const raw = env[portEnvName(declaredPort)];
+  if (raw === undefined || raw === "") return declaredPort;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${portEnvName(declaredPort)}: expected a port number, got "${raw}"`);
+  }
+  return port;
+}
+
+/** Environment variable that carries the sidecar's heartbeat secret (never argv, seed 001). */
+export const HB_SECRET_ENV = "CLAWRUN_HB_SECRET";

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { daemonStatusSchema } from "./heartbeat";
+
+/** `GET /health` on the sidecar (seed 001). `ok` is true only when the daemon is running. */
+export const sidecarHealthSchema = z.object({
+  ok: z.boolean(),
+  daemon: z.object({
+    status: daemonStatusSchema,
+    pid: z.number().int().nullable(),
+    restarts: z.number().int().nonnegative(),
+  }),
+  heartbeat: z.object({
+    lastTick: z.number().int().nullable(),
+    lastSuccess: z.boolean().nullable(),
+  }),
+  uptime: z.number().nonnegative(),
+});
+export type SidecarHealth = z.infer<typeof sidecarHealthSchema>;

@@ -1,0 +1,154 @@
+import type {
+  AwakeInterval,
+  InboxMessage,
+  InstanceState,
+  LifecycleEvent,
+  NewInboxMessage,
+  NewLifecycleEvent,
+  Schedule,
+  StoredHeartbeat,
+  Versioned,
+} from "./schemas";
+
+export type * from "./schemas";
+
+/**
+ * The state store, in the domain's words. Two adapters (sqlite, redis) pass one contract
+ * suite. Every key is scoped to the instance name given at construction.
+ *
+ * Faults: an unreachable backend throws StoreUnavailableError (never "empty"/"no lock");
+ * stored data that fails its schema throws StoreDataError naming the key.
+ */
+export interface Store {
+  readonly kind: "sqlite" | "redis";
+  /** Human description for /api/health, without credentials (e.g. "sqlite .clawrun/store.db"). */
+  readonly description: string;
+  /** Cheap liveness check (one round trip). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // ── instance state ────────────────────────────────────────────────
+  /** Null until the first write. */
+  getState(): Promise<Versioned<InstanceState> | null>;
+  /**
+   * Writes `next` only if the stored version equals `expectedVersion` (0 = not yet written).
+   * A stale writer gets `{ ok: false, current }` and nothing changes.
+   */
+  compareAndSetState(expectedVersion: number, next: InstanceState): Promise<CasResult>;
+
+  // ── locks ─────────────────────────────────────────────────────────
+  /** Returns null at once when another owner holds an unexpired lease. */
+  acquireLock(name: string, owner: string, leaseMs: number): Promise<LockGrant | null>;
+  /** Extends the lease; false if `owner` no longer holds it (expired and/or taken). */
+  renewLock(name: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Releases only when `owner` holds it; false otherwise. */
+  releaseLock(name: string, owner: string): Promise<boolean>;
+
+  // ── heartbeats ────────────────────────────────────────────────────
+  /**
+   * The heartbeat hot path in ONE round trip: records `hb` unless a heartbeat for the same
+   * sandbox with `sentAt >= hb.sentAt` is stored (then `fresh: false`: a replay), and
+   * returns the instance state read in the same trip.
+   */
+  recordHeartbeat(
+    hb: StoredHeartbeat,
+  ): Promise<{ fresh: boolean; state: Versioned<InstanceState> | null }>;
+  getHeartbeat(sandboxId: string): Promise<StoredHeartbeat | null>;
+
+  // ── events (capped log) ───────────────────────────────────────────
+  appendEvent(event: NewLifecycleEvent): Promise<LifecycleEvent>;
+  /** Newest first. */
+  listEvents(limit: number): Promise<LifecycleEvent[]>;
+  /** Awake (running) intervals, for "awake vs asleep" accounting; capped like events. */
+  recordAwakeInterval(interval: AwakeInterval): Promise<void>;
+  /** Intervals that end at or after `since`, oldest first. */
+  listAwakeIntervals(since: number): Promise<AwakeInterval[]>;
+
+  // ── inbox (durable queue for channel messages) ───────────────────
+  /**
+   * Stores the message unless its id was seen within the dedupe window (then `duplicate`,
+   * nothing changes, `message` is null when the earlier one was already delivered).
+   */
+  enqueue(message: NewInboxMessage): Promise<{ duplicate: boolean; message: InboxMessage | null }>;
+  /** Pending (not dead) messages in arrival order. */
+  listPending(limit: number): Promise<InboxMessage[]>;
+  /**
+   * Claims up to `limit` due messages in arrival order for `visibilityMs`. Per conversation
+   * order is kept: a message is skipped while an earlier one of its conversation is pending
+   * but not claimable (claimed by someone else, or waiting for its retry time).
+   */
+  claim(now: number, visibilityMs: number, limit: number): Promise<InboxMessage[]>;
+  /** Removes a delivered message (its id stays in the dedupe window). */
+  ack(id: string): Promise<boolean>;
+  /**
+   * Records a failed attempt: attempts+1; below `maxAttempts` it becomes due again at
+   * `retryAt`, otherwise it moves to the dead-letter list.
+   */
+  fail(
+    id: string,
+    error: string,
+    opts: { maxAttempts: number; retryAt: number },
+  ): Promise<"retry" | "dead" | "missing">;
+  /** Dead-letter entries, newest first. */
+  listDead(limit: number): Promise<InboxMessage[]>;
+  /** Moves a dead-letter entry back to pending (attempts reset, keeps its arrival order). */
+  retryDead(id: string): Promise<boolean>;
+  countInbox(): Promise<{ pending: number; dead: number }>;
+
+  // ── schedule ──────────────────────────────────────────────────────
+  getSchedule(): Promise<Schedule | null>;
+  setSchedule(schedule: Schedule): Promise<void>;
+
+  // ── counters (rate limits) ────────────────────────────────────────
+  /** Fixed-window counter: increments `key` and returns the count within the window. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+}
+
+export type CasResult =
+  | { ok: true; version: number }
+  | { ok: false; current: Versioned<InstanceState> | null };
+
+export interface LockGrant {
+  name: string;
+  owner: string;
+  /** Strictly increases with every acquisition of this lock name (fencing token). */
+  fence: number;
+  expiresAt: number;
+}
+
+export interface StoreOptions {
+  /** Scopes every key. */
+  instance: string;
+  /** Max events kept (oldest dropped). */
+  eventCap?: number;
+  /** Max awake intervals kept. */
+  intervalCap?: number;
+  /** How long a delivered/enqueued message id is remembered for dedupe. */
+  dedupeWindowMs?: number;
+}
+
+export const STORE_DEFAULTS = {
+  eventCap: 2_000,
+  intervalCap: 5_000,
+  dedupeWindowMs: 24 * 60 * 60_000,
+} as const;
+
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+export class StoreDataError extends Error {
+  constructor(
+    readonly key: string,
+    detail: string,
+  ) {
+    super(`stored data at "${key}" is invalid: ${detail}`);
+    this.name = "StoreDataError";
+  }
+}
