@@ -24,8 +24,11 @@ export const LIFECYCLE = {
   snapshotRetryDelayMs: 2_000,
   /** CountBasedRetention: snapshots kept after a stop. */
   snapshotsKept: 3,
-  /** A transitional status older than this is considered stuck and repaired by the tick. */
-  stuckTransitionMs: 5 * 60_000,
+  /** After a failed start, messages and cron do not retry a wake sooner than this (operators can). */
+  failedWakeCooldownMs: 5 * 60_000,
+  /** Inbox delivery: attempts before a message is dead-lettered, and the first retry delay (doubles). */
+  deliveryMaxAttempts: 5,
+  deliveryRetryBaseMs: 2_000,
   /** Local in-process reconcile tick (Vercel Cron does this in production). */
   tickIntervalMs: 60_000,
 } as const;

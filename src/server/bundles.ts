@@ -4,6 +4,11 @@ import { join } from "node:path";
 /** Single-file programs built by scripts/bundle.ts and provisioned into sandboxes. */
 export const BUNDLES = {
   sidecar: { entry: "src/sidecar/main.ts", file: "sidecar.js" },
+  localWatchdog: {
+    entry: "src/server/sandbox/providers/local/watchdog.ts",
+    file: "local-watchdog.js",
+  },
+  agentEcho: { entry: "src/agent-echo/main.ts", file: "agent-echo.js" },
 } as const;
 
 export type BundleName = keyof typeof BUNDLES;

@@ -1,9 +1,23 @@
 import type { Logger } from "pino";
 import packageJson from "../../package.json";
+import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
 import { type AppEnv, readEnv } from "../config/env";
 import { type LoadedConfig, loadConfig } from "../config/load-config";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
+import { registerBuiltinAgents } from "./agents/builtin";
+import { createAgent } from "./agents/registry";
+import { resolveAgentEnv } from "./agents/resolve-env";
+import type { Agent } from "./agents/types";
+import { GenericChannel } from "./channels/generic";
+import type { Channel } from "./channels/types";
 import { createLogger } from "./logger";
+import { SandboxLifecycleManager } from "./sandbox/manager";
+import { registerBuiltinProviders } from "./sandbox/providers/builtin";
+import { getProvider } from "./sandbox/providers/registry";
+import { CountBasedRetention } from "./sandbox/providers/retention";
+import type { SandboxProvider } from "./sandbox/providers/types";
+import { createStore } from "./store";
+import type { Store } from "./store/types";
 
 /**
  * Composition root (DESIGN invariant 7): the one place that builds the object graph.
@@ -16,6 +30,12 @@ export interface AppContext {
   config: LoadedConfig;
   secrets: ResolvedSecrets;
   logger: Logger;
+  timings: LifecycleTimings;
+  store: Store;
+  provider: SandboxProvider;
+  agent: Agent;
+  channels: ReadonlyMap<string, Channel>;
+  manager: SandboxLifecycleManager;
 }
 
 const KEY = Symbol.for("clawrun.context");
@@ -37,5 +57,44 @@ async function buildContext(): Promise<AppContext> {
   const logger = createLogger({ level: env.logLevel, production: env.production });
   const config = loadConfig(env.configPath);
   const secrets = resolveSecrets(env);
-  return { version: packageJson.version, startedAt: Date.now(), env, config, secrets, logger };
+  const cfg = config.config;
+  const timings: LifecycleTimings = { ...LIFECYCLE, ...env.timingOverrides };
+
+  registerBuiltinProviders();
+  registerBuiltinAgents();
+  const store = createStore(env.store, { instance: cfg.instance.name, stateDir: env.stateDir, onVercel: env.onVercel });
+  const provider = getProvider(cfg.sandbox.provider, { config: cfg, stateDir: env.stateDir, logger });
+  const agent = createAgent(cfg.agent, { env: resolveAgentEnv(cfg.agent.env, env.passthrough), projectDir: process.cwd() });
+  const generic = new GenericChannel(secrets.secrets.CLAWRUN_WEBHOOK_SECRET, cfg.channels.generic?.replyUrl);
+  const channels = new Map<string, Channel>([[generic.name, generic]]);
+  if (!env.publicUrl) throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
+
+  const manager = new SandboxLifecycleManager({
+    store,
+    provider,
+    agent,
+    hooks: [...channels.values()].map((c) => c.wakeHook),
+    retention: new CountBasedRetention(timings.snapshotsKept),
+    logger,
+    config: cfg,
+    timings,
+    masterSecret: secrets.secrets.CLAWRUN_SECRET,
+    publicUrl: env.publicUrl,
+    clock: Date.now,
+    channels,
+  });
+  return {
+    version: packageJson.version,
+    startedAt: Date.now(),
+    env,
+    config,
+    secrets,
+    logger,
+    timings,
+    store,
+    provider,
+    agent,
+    channels,
+    manager,
+  };
 }

@@ -1,0 +1,34 @@
+import { type AgentCronJob, agentCronReportSchema } from "../../protocol/agent-message";
+import { SANDBOX_PORTS } from "../../protocol/constants";
+import { readBundle } from "../bundles";
+import { deliverOverHttp } from "./http-delivery";
+import { type Agent, AgentDeliveryError, PROVISION_DIR } from "./types";
+
+/** The reference agent (src/agent-echo): needs no API key; the default for local runs. */
+export class EchoAgent implements Agent {
+  readonly name = "echo";
+  readonly deliveryTimeoutMs = 10_000;
+
+  constructor(
+    private readonly port: number = SANDBOX_PORTS.daemon,
+    private readonly env: Record<string, string> = {},
+  ) {}
+
+  async files() {
+    return [{ path: `${PROVISION_DIR}/agent-echo.js`, content: await readBundle("agentEcho") }];
+  }
+
+  daemon() {
+    return { command: "node", args: [`${PROVISION_DIR}/agent-echo.js`], env: this.env, port: this.port };
+  }
+
+  deliver(baseUrl: string, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
+    return deliverOverHttp(`${baseUrl}/message`, message, "json", signal);
+  }
+
+  async cronJobs(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]> {
+    const res = await fetch(`${baseUrl}/cron`, { signal });
+    if (!res.ok) throw new AgentDeliveryError(`echo agent /cron answered ${res.status}`, res.status);
+    return agentCronReportSchema.parse(await res.json()).jobs;
+  }
+}

@@ -1,0 +1,49 @@
+import { type AgentMessage, agentReplySchema } from "../../protocol/agent-message";
+import { AgentDeliveryError, type DeliveryResult } from "./types";
+
+/** POSTs a message to a daemon over HTTP, in JSON or plain text, and reads its reply. */
+export async function deliverOverHttp(
+  url: string,
+  message: AgentMessage,
+  format: "json" | "text",
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
+  const init: RequestInit =
+    format === "json"
+      ? { method: "POST", body: JSON.stringify(message), headers: { "content-type": "application/json" }, signal }
+      : {
+          method: "POST",
+          body: message.text,
+          headers: {
+            "content-type": "text/plain; charset=utf-8",
+            "x-clawrun-message-id": message.id,
+            "x-clawrun-conversation": encodeURIComponent(message.conversation),
+          },
+          signal,
+        };
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    throw new AgentDeliveryError(`agent unreachable at ${url}: ${(err as Error).message}`, null);
+  }
+  const text = await res.text();
+  if (!res.ok) throw new AgentDeliveryError(`agent answered ${res.status}: ${text.slice(0, 200)}`, res.status);
+  return parseReply(text, res.headers.get("content-type"));
+}
+
+/** JSON `{ reply, ... }` when the daemon sends JSON; otherwise the body itself is the reply. */
+function parseReply(text: string, contentType: string | null): DeliveryResult {
+  if (contentType?.includes("json")) {
+    try {
+      const parsed = agentReplySchema.safeParse(JSON.parse(text));
+      if (parsed.success) {
+        const { reply, ...details } = parsed.data;
+        return { reply, details };
+      }
+    } catch {
+      // Not JSON after all: fall through and treat the body as the reply text.
+    }
+  }
+  return { reply: text, details: {} };
+}

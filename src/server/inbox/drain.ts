@@ -1,0 +1,149 @@
+import type { Logger } from "pino";
+import type { Agent, DeliveryResult } from "../agents/types";
+import type { Channel } from "../channels/types";
+import type { SandboxProvider } from "../sandbox/providers/types";
+import type { InboxMessage, Store } from "../store/types";
+import { retryDelayMs } from "./backoff";
+
+/** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
+export const CLAIM_MARGIN_MS = 5_000;
+const BATCH = 10;
+
+export interface DrainDeps {
+  store: Store;
+  provider: SandboxProvider;
+  agent: Agent;
+  channels: ReadonlyMap<string, Channel>;
+  logger: Logger;
+  clock: () => number;
+  timings: { deliveryMaxAttempts: number; deliveryRetryBaseMs: number };
+}
+
+export interface DrainOptions {
+  /** The webhook waiting for this message's reply (it answers 200 with it; no reply POST). */
+  inlineId?: string;
+  /** Keep going through retry back-offs for up to this long (0: one pass). */
+  waitForRetriesMs?: number;
+}
+
+export interface DrainResult {
+  delivered: number;
+  retried: number;
+  dead: number;
+  inline: { ok: true; result: DeliveryResult } | { ok: false; error: string } | null;
+  /** Why draining stopped early (e.g. the instance is not running). */
+  halted: string | null;
+}
+
+/**
+ * Delivers the inbox to the running daemon in arrival order. A message is claimed BEFORE the
+ * status is checked, and snapshotting waits for claims to end: so no message reaches a daemon
+ * whose state is being captured. A failure blocks the rest of its conversation for this pass.
+ */
+export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise<DrainResult> {
+  const r: DrainResult = { delivered: 0, retried: 0, dead: 0, inline: null, halted: null };
+  const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
+  const visibilityMs = d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+  let baseUrl: string | null = null;
+
+  for (;;) {
+    const batch = await d.store.claim(d.clock(), visibilityMs, BATCH);
+    if (batch.length === 0) {
+      if (r.inline || !(await waitForNextDue(d, deadline))) break;
+      continue;
+    }
+    const state = (await d.store.getState())?.value;
+    if (state?.status !== "running" || !state.sandboxId) {
+      await Promise.all(batch.map((m) => d.store.release(m.id)));
+      r.halted = `instance is ${state?.status ?? "uninitialized"}`;
+      break;
+    }
+    baseUrl ??= (await d.provider.get(state.sandboxId)).domain(d.agent.daemon().port);
+    const blocked = new Set<string>();
+    for (const msg of batch) {
+      if (blocked.has(msg.conversation)) {
+        await d.store.release(msg.id);
+        continue;
+      }
+      const ok = await deliverOne(d, baseUrl, msg, opts, r);
+      if (!ok) blocked.add(msg.conversation);
+    }
+    if (opts.inlineId && r.inline && !opts.waitForRetriesMs) break;
+  }
+  return r;
+}
+
+async function deliverOne(d: DrainDeps, baseUrl: string, msg: InboxMessage, opts: DrainOptions, r: DrainResult): Promise<boolean> {
+  const isInline = msg.id === opts.inlineId;
+  try {
+    const result = await d.agent.deliver(
+      baseUrl,
+      { id: msg.id, conversation: msg.conversation, text: msg.text },
+      AbortSignal.timeout(d.agent.deliveryTimeoutMs),
+    );
+    await d.store.ack(msg.id);
+    r.delivered++;
+    if (isInline) r.inline = { ok: true, result };
+    else await sendReply(d, msg, result);
+    return true;
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const attempts = msg.attempts + 1;
+    const outcome = await d.store.fail(msg.id, error, {
+      maxAttempts: d.timings.deliveryMaxAttempts,
+      retryAt: d.clock() + retryDelayMs(attempts, d.timings.deliveryRetryBaseMs),
+    });
+    if (outcome === "dead") {
+      r.dead++;
+      if (isInline) r.inline = { ok: false, error };
+      await event(d, msg, "inbox.dead-letter", "error", `message ${msg.id} moved to the dead-letter list after ${attempts} failed deliveries: ${error}`);
+    } else if (outcome === "retry") {
+      r.retried++;
+      await event(d, msg, "delivery.retry", "warn", `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`);
+    }
+    return false;
+  }
+}
+
+async function sendReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult): Promise<void> {
+  const channel = d.channels.get(msg.channel);
+  try {
+    const sent = channel
+      ? await channel.reply(msg, result.reply)
+      : { sent: false, detail: `no reply channel for "${msg.channel}"` };
+    await event(d, msg, "message.replied", "info", `reply to ${msg.id}: ${sent.detail}`, { sent: sent.sent, reply: result.reply.slice(0, 500) });
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await event(d, msg, "reply.failed", "warn", `reply to ${msg.id} could not be sent: ${error}`);
+  }
+}
+
+/** Sleeps until the earliest pending message becomes due, if that is before `deadline`. */
+async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> {
+  const now = d.clock();
+  if (now >= deadline) return false;
+  const pending = await d.store.listPending(100);
+  const times = pending.map((m) => Math.max(m.notBefore, m.claimedUntil)).filter((t) => t <= deadline);
+  if (times.length === 0) return false;
+  await new Promise((res) => setTimeout(res, Math.max(20, Math.min(...times) - now)));
+  return true;
+}
+
+async function event(
+  d: DrainDeps,
+  msg: InboxMessage,
+  type: string,
+  level: "info" | "warn" | "error",
+  message: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  d.logger[level]({ type, messageId: msg.id, channel: msg.channel }, message);
+  await d.store.appendEvent({
+    at: d.clock(),
+    type,
+    level,
+    sandboxId: null,
+    message,
+    details: { messageId: msg.id, channel: msg.channel, conversation: msg.conversation, ...details },
+  });
+}

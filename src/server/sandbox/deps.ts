@@ -1,0 +1,53 @@
+import type { Logger } from "pino";
+import type { LifecycleTimings } from "../../config/constants";
+import type { ClawrunConfig } from "../../config/schema";
+import type { Agent } from "../agents/types";
+import type { Store } from "../store/types";
+import type { PolicySettings } from "./policy";
+import type { RetentionPolicy } from "./providers/retention";
+import type { SandboxProvider } from "./providers/types";
+import type { WakeHook } from "./wake-hooks";
+
+/** Everything the lifecycle works through: ports only, built by the composition root. */
+export interface LifecycleDeps {
+  store: Store;
+  provider: SandboxProvider;
+  agent: Agent;
+  hooks: readonly WakeHook[];
+  retention: RetentionPolicy;
+  logger: Logger;
+  config: ClawrunConfig;
+  timings: LifecycleTimings;
+  /** CLAWRUN_SECRET: per-sandbox heartbeat secrets are derived from it. */
+  masterSecret: string;
+  /** Where sidecars send heartbeats. */
+  publicUrl: string;
+  clock: () => number;
+}
+
+export function policySettings(d: Pick<LifecycleDeps, "config" | "timings">): PolicySettings {
+  const s = d.config.sandbox;
+  return {
+    activeDurationMs: s.activeDuration * 1000,
+    cronKeepAliveWindowMs: s.cronKeepAliveWindow * 1000,
+    cronWakeLeadTimeMs: s.cronWakeLeadTime * 1000,
+    ttlBufferMs: d.timings.ttlBufferMs,
+    extendByMs: d.timings.extendByMs,
+    failedWakeCooldownMs: d.timings.failedWakeCooldownMs,
+  };
+}
+
+export async function recordEvent(
+  d: Pick<LifecycleDeps, "store" | "clock" | "logger">,
+  e: { type: string; level?: "info" | "warn" | "error"; sandboxId: string | null; message: string; details?: Record<string, unknown> },
+): Promise<void> {
+  const level = e.level ?? "info";
+  d.logger[level]({ type: e.type, sandboxId: e.sandboxId, ...e.details }, e.message);
+  await d.store.appendEvent({ at: d.clock(), type: e.type, level, sandboxId: e.sandboxId, message: e.message, details: e.details ?? {} });
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { LockGrant, Store } from "../store/types";
+
+/**
+ * The instance's lifecycle lock (DESIGN invariant 2). The lease expires by itself if the
+ * holder dies; while the operation is still progressing a timer renews it, so a slow start
+ * cannot let a second creator in. Renewal stops after `maxHoldMs` so a hung operation
+ * cannot hold the instance forever.
+ */
+export const LIFECYCLE_LOCK = "lifecycle";
+
+export class LockLostError extends Error {
+  constructor() {
+    super("lost the lifecycle lock (lease expired or taken over); stopping this operation");
+    this.name = "LockLostError";
+  }
+}
+
+export interface HeldLock {
+  readonly grant: LockGrant;
+  /** Renews now; throws LockLostError if another owner has it. Call before each mutating step. */
+  confirm(): Promise<void>;
+}
+
+export interface LockSettings {
+  leaseMs: number;
+  maxHoldMs?: number;
+}
+
+/** Runs `fn` under the lock, or returns `{ acquired: false }` at once when it is held elsewhere. */
+export async function withLifecycleLock<T>(
+  store: Store,
+  settings: LockSettings,
+  fn: (lock: HeldLock) => Promise<T>,
+): Promise<{ acquired: true; value: T } | { acquired: false }> {
+  const owner = randomUUID();
+  const grant = await store.acquireLock(LIFECYCLE_LOCK, owner, settings.leaseMs);
+  if (!grant) return { acquired: false };
+
+  let lost = false;
+  const startedAt = Date.now();
+  const maxHoldMs = settings.maxHoldMs ?? 10 * settings.leaseMs;
+  const renew = async () => {
+    if (lost) return;
+    const ok = await store.renewLock(LIFECYCLE_LOCK, owner, settings.leaseMs).catch(() => false);
+    if (!ok) lost = true;
+  };
+  const timer = setInterval(() => {
+    if (Date.now() - startedAt < maxHoldMs) void renew();
+  }, Math.max(50, Math.floor(settings.leaseMs / 3)));
+  timer.unref?.();
+
+  const lock: HeldLock = {
+    grant,
+    async confirm() {
+      if (!lost) await renew();
+      if (lost) throw new LockLostError();
+    },
+  };
+  try {
+    return { acquired: true, value: await fn(lock) };
+  } finally {
+    clearInterval(timer);
+    await store.releaseLock(LIFECYCLE_LOCK, owner).catch(() => false);
+  }
+}

@@ -1,0 +1,221 @@
+import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat";
+import type { Channel } from "../channels/types";
+import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
+import type { InstanceState, Versioned } from "../store/types";
+import { type LifecycleDeps, errorMessage, policySettings, recordEvent, sleepMs } from "./deps";
+import { withLifecycleLock } from "./lifecycle-lock";
+import { decideHeartbeat, mayAutoWake } from "./policy";
+import { reconcile, repairStuck, type TickReport } from "./reconcile";
+import { applyRetention, type SleepOutcome, snapshotAndStop, stopFailedDaemon, stopQuietly } from "./sleep";
+import { type StartOutcome, startSandbox } from "./start";
+import { StateCell } from "./state-cell";
+import { TRANSITIONAL } from "./status-machine";
+
+/** After a wake, keep delivering through retry back-offs for this long; the tick covers the rest. */
+const RETRY_WINDOW_MS = 60_000;
+
+export type WakeTrigger = "message" | "cron" | "operator";
+
+export interface WakeRequest {
+  reason: string;
+  trigger: WakeTrigger;
+  fresh?: boolean;
+  snapshotId?: string;
+}
+
+export type WakeOutcome =
+  | StartOutcome
+  | { status: "already-running"; sandboxId: string }
+  | { status: "not-now"; reason: string };
+
+export interface ManagerDeps extends LifecycleDeps {
+  channels: ReadonlyMap<string, Channel>;
+}
+
+/**
+ * SandboxLifecycleManager: start, extend, snapshot + stop, wake and reconcile (seed 000),
+ * orchestrated through the ports. Decisions come from ./policy; this class carries them out
+ * under the lifecycle lock with compare-and-set state writes.
+ */
+export class SandboxLifecycleManager {
+  readonly cell: StateCell;
+
+  constructor(private readonly d: ManagerDeps) {
+    this.cell = new StateCell(d.store, d.clock, d.logger);
+  }
+
+  getState(): Promise<Versioned<InstanceState>> {
+    return this.cell.read();
+  }
+
+  /**
+   * Start or wake. Concurrent callers create exactly one sandbox: whoever gets the lock
+   * starts; the others wait for that outcome instead of failing or creating another.
+   */
+  async wake(req: WakeRequest): Promise<WakeOutcome> {
+    const began = Date.now();
+    const waitLimit = this.d.timings.lockLeaseMs + this.d.timings.healthBudgetMs + 30_000;
+    let cur = await this.cell.read();
+    if (!req.fresh && !req.snapshotId && cur.value.status === "running" && cur.value.sandboxId) {
+      return { status: "already-running", sandboxId: cur.value.sandboxId };
+    }
+    if (req.trigger !== "operator" && !mayAutoWake(cur.value, this.d.clock(), policySettings(this.d)) && !TRANSITIONAL.has(cur.value.status)) {
+      return { status: "not-now", reason: `instance is ${cur.value.status}${cur.value.error ? `: ${cur.value.error}` : ""}` };
+    }
+    while (Date.now() - began < waitLimit) {
+      const attempt = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, async (lock) => {
+        let now = await this.cell.read();
+        if (now.value.status === "running" && now.value.sandboxId && !req.fresh && !req.snapshotId) {
+          return { status: "already-running", sandboxId: now.value.sandboxId } as const;
+        }
+        if (TRANSITIONAL.has(now.value.status)) {
+          // We hold the lock, so whoever set this status died mid-way: repair first.
+          await repairStuck(this.d, this.cell);
+          now = await this.cell.read();
+        }
+        if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
+          return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
+        }
+        if (now.value.status === "running" && now.value.sandboxId) {
+          // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
+          const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
+          if (slept.status !== "sleeping") return { status: "failed", error: `could not stop the running sandbox first: ${"error" in slept ? slept.error : slept.reason}` } as const;
+          now = await this.cell.read();
+        }
+        return startSandbox(this.d, this.cell, lock, req, now, Date.now() - began);
+      });
+      if (attempt.acquired) return attempt.value;
+      await sleepMs(500);
+      cur = await this.cell.read();
+      if (cur.value.status === "running" && cur.value.sandboxId && !req.fresh && !req.snapshotId) {
+        return { status: "already-running", sandboxId: cur.value.sandboxId };
+      }
+      if (cur.value.status === "failed" && cur.value.since >= began && req.trigger !== "operator") {
+        return { status: "failed", error: cur.value.error ?? cur.value.reason };
+      }
+    }
+    return { status: "not-now", reason: "another lifecycle operation is still running" };
+  }
+
+  /** Snapshot + stop (operator "stop", or idle). Returns `busy` when another operation holds the lock. */
+  async sleep(reason: string, expectSandboxId: string | null = null): Promise<SleepOutcome | { status: "busy" }> {
+    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, (lock) =>
+      snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
+    );
+    if (!r.acquired) return { status: "busy" };
+    // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
+    if (r.value.status === "kept-running") await this.drain();
+    else if (r.value.status === "sleeping" && (await this.d.store.countInbox()).pending > 0) {
+      await this.wakeAndDeliver({ reason: "messages arrived while going to sleep", trigger: "message" });
+    }
+    return r.value;
+  }
+
+  /** Operator "snapshot now": capture without stopping (the sandbox keeps running). */
+  async snapshotNow(): Promise<{ id: string } | { status: "busy" } | { status: "not-running" }> {
+    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, async () => {
+      const cur = await this.cell.read();
+      if (cur.value.status !== "running" || !cur.value.sandboxId) return { status: "not-running" } as const;
+      const snap = await (await this.d.provider.get(cur.value.sandboxId)).snapshot();
+      await this.cell.patch(cur, { snapshotId: snap.id });
+      await recordEvent(this.d, { type: "snapshot.taken", sandboxId: cur.value.sandboxId, message: `operator snapshot ${snap.id}`, details: { snapshotId: snap.id } });
+      await applyRetention(this.d);
+      return snap;
+    });
+    return r.acquired ? r.value : { status: "busy" };
+  }
+
+  async deleteSnapshot(id: string): Promise<void> {
+    await this.d.provider.deleteSnapshot(id);
+    await recordEvent(this.d, { type: "snapshot.deleted", sandboxId: null, message: `operator deleted snapshot ${id}`, details: { snapshotId: id } });
+  }
+
+  /**
+   * Heartbeat: decide at once from the state read in the same store round trip; slow work
+   * (snapshot + stop) is returned as `followUp` for the route to run after responding.
+   */
+  async handleHeartbeat(
+    hb: HeartbeatBody,
+    sentAt: number,
+  ): Promise<{ replay: true } | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }> {
+    const now = this.d.clock();
+    const { fresh, state } = await this.d.store.recordHeartbeat({ ...hb, sentAt, receivedAt: now });
+    if (!fresh) return { replay: true };
+    const cur = state?.value ?? null;
+    const decision = decideHeartbeat(cur, { hb, cronDueAt: cur?.cronDueAt ?? null, now }, policySettings(this.d));
+    switch (decision.action) {
+      case "stop-stale":
+        return {
+          replay: false,
+          response: { action: "stop", reason: decision.reason },
+          followUp: async () => {
+            await recordEvent(this.d, { type: "sandbox.stale-stopped", level: "warn", sandboxId: hb.sandboxId, message: `stopped sandbox ${hb.sandboxId}: ${decision.reason}` });
+            await stopQuietly(this.d, hb.sandboxId);
+          },
+        };
+      case "stop-failed":
+        return {
+          replay: false,
+          response: { action: "stop", reason: decision.reason },
+          followUp: async () => {
+            await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
+              stopFailedDaemon(this.d, this.cell, decision.reason, hb.sandboxId),
+            );
+          },
+        };
+      case "extend":
+        await this.extend(state as Versioned<InstanceState>, decision.byMs, decision.reason);
+        return { replay: false, response: { action: "extend", reason: decision.reason }, followUp: null };
+      case "sleep":
+        return {
+          replay: false,
+          response: { action: "stop", reason: decision.reason },
+          followUp: async () => {
+            await this.sleep(decision.reason, hb.sandboxId);
+          },
+        };
+      default:
+        return { replay: false, response: { action: "none", reason: decision.reason }, followUp: null };
+    }
+  }
+
+  private async extend(cur: Versioned<InstanceState>, byMs: number, reason: "grace" | "file-activity" | "cron"): Promise<void> {
+    const sandboxId = cur.value.sandboxId as string;
+    await (await this.d.provider.get(sandboxId)).extendTimeout(byMs);
+    const now = this.d.clock();
+    const deadline = Math.max(cur.value.ttlDeadline ?? now, now) + byMs;
+    try {
+      await this.cell.patch(cur, { ttlDeadline: deadline, lastExtend: { at: now, reason } });
+    } catch (err) {
+      // A concurrent transition won; the provider's TTL is extended either way.
+      this.d.logger.debug({ err: errorMessage(err) }, "extend: state changed meanwhile");
+    }
+  }
+
+  /** Periodic reconcile (Vercel Cron / local timer). */
+  tick(): Promise<TickReport> {
+    return reconcile(this.d, this.cell, this);
+  }
+
+  drain(opts: DrainOptions = {}): Promise<DrainResult> {
+    return drainInbox(
+      {
+        store: this.d.store,
+        provider: this.d.provider,
+        agent: this.d.agent,
+        channels: this.d.channels,
+        logger: this.d.logger,
+        clock: this.d.clock,
+        timings: this.d.timings,
+      },
+      opts,
+    );
+  }
+
+  /** Wake, then deliver what queued while asleep (seed 000 wake step 5). */
+  async wakeAndDeliver(req: WakeRequest): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
+    const wake = await this.wake(req);
+    if (wake.status !== "running" && wake.status !== "already-running") return { wake, drain: null };
+    return { wake, drain: await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS }) };
+  }
+}

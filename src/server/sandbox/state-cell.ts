@@ -1,0 +1,82 @@
+import type { Logger } from "pino";
+import type { InstanceState, InstanceStatus, Store, Versioned } from "../store/types";
+import { assertTransition } from "./status-machine";
+
+export const INITIAL_STATE: InstanceState = {
+  status: "uninitialized",
+  since: 0,
+  reason: "never started",
+  sandboxId: null,
+  sandboxCreatedAt: null,
+  ttlDeadline: null,
+  snapshotId: null,
+  error: null,
+  hooksRegistered: false,
+  lastExtend: null,
+  cronDueAt: null,
+};
+
+export class StateConflictError extends Error {
+  constructor(what: string) {
+    super(`instance state changed underneath (${what}); a newer writer wins`);
+    this.name = "StateConflictError";
+  }
+}
+
+export interface TransitionNote {
+  reason: string;
+  level?: "info" | "warn" | "error";
+  /** Extra event details (timings, provider messages). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The instance state with its version: every status change is a legal transition, a
+ * compare-and-set write, and an event in the log.
+ */
+export class StateCell {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number,
+    private readonly logger: Logger,
+  ) {}
+
+  async read(): Promise<Versioned<InstanceState>> {
+    return (await this.store.getState()) ?? { value: INITIAL_STATE, version: 0 };
+  }
+
+  async transition(
+    cur: Versioned<InstanceState>,
+    to: InstanceStatus,
+    patch: Partial<InstanceState>,
+    note: TransitionNote,
+  ): Promise<Versioned<InstanceState>> {
+    assertTransition(cur.value.status, to);
+    const now = this.clock();
+    const next: InstanceState = { ...cur.value, ...patch, status: to, since: now, reason: note.reason };
+    const written = await this.write(cur, next, `${cur.value.status} → ${to}`);
+    const level = note.level ?? "info";
+    const sandboxId = next.sandboxId ?? cur.value.sandboxId;
+    await this.store.appendEvent({
+      at: now,
+      type: `status.${to}`,
+      level,
+      sandboxId,
+      message: note.reason,
+      details: { from: cur.value.status, ...(note.details ?? {}) },
+    });
+    this.logger[level]({ from: cur.value.status, to, sandboxId, ...note.details }, note.reason);
+    return written;
+  }
+
+  /** Same-status update (TTL deadline, cron due time). */
+  async patch(cur: Versioned<InstanceState>, patch: Partial<InstanceState>): Promise<Versioned<InstanceState>> {
+    return this.write(cur, { ...cur.value, ...patch }, "update");
+  }
+
+  private async write(cur: Versioned<InstanceState>, next: InstanceState, what: string) {
+    const result = await this.store.compareAndSetState(cur.version, next);
+    if (!result.ok) throw new StateConflictError(what);
+    return { value: next, version: result.version };
+  }
+}

@@ -1,0 +1,49 @@
+import type { InstanceStatus } from "../store/types";
+
+/**
+ * Legal status transitions. Anything else is a bug or a stale writer and is rejected
+ * before it is written (the CAS write is the second line of defence).
+ */
+const TRANSITIONS: Record<InstanceStatus, readonly InstanceStatus[]> = {
+  uninitialized: ["creating"],
+  // A failed create/restore ends in `failed`; a repaired stuck create goes back to rest.
+  creating: ["starting", "failed", "sleeping", "uninitialized"],
+  starting: ["running", "failed", "sleeping", "uninitialized"],
+  // running → sleeping: the sandbox died under us (native TTL, host restart); reconcile notices.
+  running: ["snapshotting", "stopping", "sleeping", "failed"],
+  // snapshot failed 3 times → keep running; or succeeded → stopping.
+  snapshotting: ["stopping", "running", "sleeping"],
+  // stopping → failed: the daemon had failed and the sandbox was stopped without a snapshot.
+  stopping: ["sleeping", "failed"],
+  sleeping: ["creating"],
+  failed: ["creating"],
+};
+
+export const TRANSITIONAL: ReadonlySet<InstanceStatus> = new Set(["creating", "starting", "snapshotting", "stopping"]);
+
+/** Statuses in which a sandbox is meant to exist. */
+export const HAS_SANDBOX: ReadonlySet<InstanceStatus> = new Set([
+  "creating",
+  "starting",
+  "running",
+  "snapshotting",
+  "stopping",
+]);
+
+export function canTransition(from: InstanceStatus, to: InstanceStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: InstanceStatus,
+    readonly to: InstanceStatus,
+  ) {
+    super(`illegal status transition ${from} → ${to}`);
+    this.name = "IllegalTransitionError";
+  }
+}
+
+export function assertTransition(from: InstanceStatus, to: InstanceStatus): void {
+  if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
+}
