@@ -25,7 +25,7 @@ export interface LifecycleDeps {
   clock: () => number;
 }
 
-export function policySettings(d: Pick<LifecycleDeps, "config" | "timings">): PolicySettings {
+export function policySettings(d: { config: ClawrunConfig; timings: LifecycleTimings }): PolicySettings {
   const s = d.config.sandbox;
   return {
     activeDurationMs: s.activeDuration * 1000,

@@ -26,6 +26,7 @@ function state(over: Partial<InstanceState> = {}): InstanceState {
     error: null,
     hooksRegistered: false,
     lastExtend: null,
+    cronDueAt: null,
     ...over,
   };
 }

@@ -26,6 +26,7 @@ function st(status: InstanceState["status"], over: Partial<InstanceState> = {}):
     error: null,
     hooksRegistered: false,
     lastExtend: null,
+    cronDueAt: null,
     ...over,
   };
 }

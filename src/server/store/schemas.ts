@@ -42,6 +42,8 @@ export const instanceStateSchema = z.object({
   /** Wake hooks are registered while sleeping so messages can wake the agent. */
   hooksRegistered: z.boolean(),
   lastExtend: z.object({ at: epochMs, reason: extendReasonSchema }).nullable(),
+  /** When the next cron job is due: the heartbeat's cron extend reason reads it from here. */
+  cronDueAt: epochMs.nullable().default(null),
 });
 export type InstanceState = z.infer<typeof instanceStateSchema>;
 
@@ -112,7 +114,11 @@ export const scheduleSchema = z.object({
   /** When the next cron job is due (the tick wakes the agent cronWakeLeadTime before it). */
   nextDueAt: epochMs.nullable(),
   nextJob: z.string().nullable(),
-  /** Last time each job was delivered, so a job never fires twice for one due time. */
+  /** When each job last fired (or was first seen), so a job never fires twice for one due time. */
   lastRun: z.record(z.string(), epochMs),
+  /** Jobs the agent reported while awake, remembered so they can wake it while asleep. */
+  agentJobs: z
+    .array(z.object({ name: z.string(), schedule: z.string(), message: z.string() }))
+    .default([]),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;

@@ -50,9 +50,7 @@ export interface Store {
    * sandbox with `sentAt >= hb.sentAt` is stored (then `fresh: false`: a replay), and
    * returns the instance state read in the same trip.
    */
-  recordHeartbeat(
-    hb: StoredHeartbeat,
-  ): Promise<{ fresh: boolean; state: Versioned<InstanceState> | null }>;
+  recordHeartbeat(hb: StoredHeartbeat): Promise<HeartbeatRecord>;
   getHeartbeat(sandboxId: string): Promise<StoredHeartbeat | null>;
 
   // ── events (capped log) ───────────────────────────────────────────
@@ -78,6 +76,8 @@ export interface Store {
    * but not claimable (claimed by someone else, or waiting for its retry time).
    */
   claim(now: number, visibilityMs: number, limit: number): Promise<InboxMessage[]>;
+  /** Gives a claimed message back without counting an attempt (the deliverer chose not to deliver). */
+  release(id: string): Promise<boolean>;
   /** Removes a delivered message (its id stays in the dedupe window). */
   ack(id: string): Promise<boolean>;
   /**
@@ -102,6 +102,16 @@ export interface Store {
   // ── counters (rate limits) ────────────────────────────────────────
   /** Fixed-window counter: increments `key` and returns the count within the window. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
+  /** The count of `key` in its current window (0 when none), without incrementing. */
+  readHits(key: string): Promise<number>;
+}
+
+export interface HeartbeatRecord {
+  /** False for a replay: nothing was written. */
+  fresh: boolean;
+  /** The heartbeat stored for this sandbox before this call (to notice daemon restarts). */
+  previous: StoredHeartbeat | null;
+  state: Versioned<InstanceState> | null;
 }
 
 export type CasResult =

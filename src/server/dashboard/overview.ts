@@ -1,0 +1,71 @@
+import { SANDBOX_PORTS } from "../../protocol/constants";
+import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
+import type { AppContext } from "../context";
+import { policySettings } from "../sandbox/deps";
+import { sleepForecast } from "../sandbox/policy";
+import { TRANSITIONAL } from "../sandbox/status-machine";
+import type { InstanceState, StoredHeartbeat } from "../store/types";
+import { type AwakeSummary, summarizeAwake } from "./awake-time";
+
+const DAY = 24 * 60 * 60_000;
+
+/** Everything the dashboard's top panels show, in one request (it is polled). */
+export interface Overview {
+  now: number;
+  instance: { name: string; provider: string; agent: string } & InstanceState;
+  transitioning: boolean;
+  heartbeat: StoredHeartbeat | null;
+  /** Live from the sidecar while running; null otherwise or when it does not answer. */
+  sidecar: SidecarHealth | null;
+  forecast: { reason: string | null; activeUntil: number } | null;
+  inbox: { pending: number; dead: number };
+  cron: { nextDueAt: number | null; nextJob: string | null };
+  awake: { day: AwakeSummary; month: AwakeSummary };
+  retention: string;
+  canWakeFromSnapshot: boolean;
+  settings: { activeDurationMs: number; heartbeatIntervalMs: number };
+}
+
+export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<Overview> {
+  const state = (await ctx.manager.getState()).value;
+  const [heartbeat, inbox, schedule, intervals, sidecar] = await Promise.all([
+    state.sandboxId ? ctx.store.getHeartbeat(state.sandboxId) : Promise.resolve(null),
+    ctx.store.countInbox(),
+    ctx.store.getSchedule(),
+    ctx.store.listAwakeIntervals(now - 30 * DAY),
+    state.sandboxId && (state.status === "running" || state.status === "starting") ? sidecarHealth(ctx, state.sandboxId) : null,
+  ]);
+  const settings = policySettings({ config: ctx.config.config, timings: ctx.timings });
+  const forecast =
+    state.status === "running" && heartbeat
+      ? sleepForecast({ sandboxCreatedAt: heartbeat.sandboxCreatedAt, lastChangedAt: heartbeat.lastChangedAt, cronDueAt: state.cronDueAt, now }, settings)
+      : null;
+  const openSince = state.sandboxId ? state.sandboxCreatedAt : null;
+  return {
+    now,
+    instance: { name: ctx.config.config.instance.name, provider: ctx.provider.name, agent: ctx.agent.name, ...state },
+    transitioning: TRANSITIONAL.has(state.status),
+    heartbeat,
+    sidecar,
+    forecast,
+    inbox,
+    cron: { nextDueAt: schedule?.nextDueAt ?? null, nextJob: schedule?.nextJob ?? null },
+    awake: {
+      day: summarizeAwake(intervals, openSince, now, DAY),
+      month: summarizeAwake(intervals, openSince, now, 30 * DAY),
+    },
+    retention: `${ctx.timings.snapshotsKept} newest snapshots kept`,
+    canWakeFromSnapshot: ctx.provider.capabilities.restoreAnySnapshot,
+    settings: { activeDurationMs: settings.activeDurationMs, heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs },
+  };
+}
+
+async function sidecarHealth(ctx: AppContext, sandboxId: string): Promise<SidecarHealth | null> {
+  try {
+    const sandbox = await ctx.provider.get(sandboxId);
+    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, { signal: AbortSignal.timeout(1_500) });
+    return sidecarHealthSchema.parse(await res.json());
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,176 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pino from "pino";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { CreateSandboxOptions, ManagedSandbox } from "../types";
+import { ProviderError, UnsupportedNetworkPolicyError } from "../types";
+import { sandboxEnv } from "./commands";
+import { isSandboxId, isSnapshotId, newSandboxId, newSnapshotId } from "./ids";
+import { LocalProvider, validateCreateOptions } from "./local-provider";
+import { isLiveState, readStat } from "./proc";
+import { processIdentitySchema, readJson, sandboxLayout } from "./sandbox-meta";
+
+const stateDir = mkdtempSync(join(tmpdir(), "clawrun-local-"));
+const logger = pino({ level: "silent" });
+const provider = new LocalProvider({ stateDir, logger, killGraceMs: 300, watchdogPollMs: 50 });
+const made: ManagedSandbox[] = [];
+const create = async (opts: Partial<CreateSandboxOptions> = {}) => {
+  const s = await provider.create({ timeoutMs: 60_000, ports: [3000], ...opts });
+  made.push(s);
+  return s;
+};
+const layoutOf = (s: ManagedSandbox) => sandboxLayout(join(stateDir, "sandboxes", s.id));
+const alive = (pid: number) => {
+  const stat = readStat(pid);
+  return stat !== null && isLiveState(stat.state);
+};
+async function waitFor(what: string, cond: () => boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+function watchdogPid(s: ManagedSandbox): number {
+  const id = readJson(layoutOf(s).watchdog, processIdentitySchema);
+  if (!id) throw new Error("no watchdog.json");
+  return id.pid;
+}
+
+afterEach(async () => {
+  await Promise.allSettled(made.splice(0).map((s) => s.stop()));
+});
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+describe("local sandbox status after the unexpected", () => {
+  it("reports failed when the watchdog died but processes run unguarded, stopped after stop()", async () => {
+    const s = await create();
+    const { pid } = await s.runCommand({ cmd: "sleep", args: ["60"], detached: true });
+    process.kill(watchdogPid(s), "SIGKILL");
+    await waitFor("the watchdog to die", () => s.status !== "running");
+    expect(s.status).toBe("failed");
+    await s.stop();
+    expect(s.status).toBe("stopped");
+    expect(alive(pid as number)).toBe(false);
+  });
+
+  it("reports stopped when the watchdog died along with everything else", async () => {
+    const s = await create();
+    process.kill(watchdogPid(s), "SIGKILL");
+    await waitFor("the watchdog to die", () => s.status !== "running");
+    expect(s.status).toBe("stopped");
+  });
+
+  it("thaws processes left frozen by a snapshot taker that died", async () => {
+    const s = await create();
+    const { pid } = await s.runCommand({ cmd: "sleep", args: ["60"], detached: true });
+    const leader = pid as number;
+    // A taker that no longer exists: this pid with a start time it never had.
+    const self = readStat(process.pid);
+    writeFileSync(
+      layoutOf(s).freeze,
+      JSON.stringify({ pid: process.pid, startTime: (self?.startTime ?? 0) + 1 }),
+    );
+    process.kill(-leader, "SIGSTOP");
+    await waitFor("the watchdog to thaw the group", () => readStat(leader)?.state === "S");
+    expect(s.status).toBe("running");
+  });
+});
+
+describe("local commands", () => {
+  it("returns when the command exits even if a background child keeps its pipes open", async () => {
+    const s = await create();
+    const res = await s.runCommand("sh", ["-c", "sleep 60 & echo $!"]);
+    expect(res.exitCode).toBe(0);
+    const orphan = Number(res.stdout);
+    expect(alive(orphan)).toBe(true);
+    await s.stop(); // the orphan belongs to the sandbox: stop() reaches it too
+    expect(alive(orphan)).toBe(false);
+  });
+
+  it("reports the signal of a killed command as 128 + N", async () => {
+    const s = await create();
+    expect((await s.runCommand("sh", ["-c", "kill -TERM $$"])).exitCode).toBe(143);
+  });
+
+  it("fails clearly for a missing program or a cwd that is not a directory", async () => {
+    const s = await create();
+    await expect(s.runCommand("definitely-not-a-program-xyz")).rejects.toBeInstanceOf(
+      ProviderError,
+    );
+    await s.writeFiles([{ path: "file", content: "x" }]);
+    await expect(s.runCommand({ cmd: "true", cwd: "file" })).rejects.toThrow(/not a directory/);
+  });
+
+  it("keeps the server's environment out of the sandbox", () => {
+    const env = sandboxEnv(
+      "/sbx",
+      { CLAWRUN_PORT_3000: "23456" },
+      { EXTRA: "1" },
+      {
+        PATH: "/usr/bin",
+        LANG: "en_US.UTF-8",
+        CLAWRUN_ADMIN_SECRET: "top-secret",
+      },
+    );
+    expect(env).toEqual({
+      PATH: "/sbx/.local/bin:/usr/bin",
+      LANG: "en_US.UTF-8",
+      HOME: "/sbx",
+      CLAWRUN_PORT_3000: "23456",
+      EXTRA: "1",
+    });
+  });
+});
+
+describe("local provider housekeeping", () => {
+  it("records the archive format of a snapshot", async () => {
+    const s = await create();
+    const { id } = await s.snapshot();
+    const meta = JSON.parse(readFileSync(join(stateDir, "snapshots", id, "meta.json"), "utf8"));
+    expect(["tar.zst", "tar.gz"]).toContain(meta.format);
+    await provider.deleteSnapshot(id);
+  });
+
+  it("checks that the state dir is writable", async () => {
+    await expect(provider.check()).resolves.toBeUndefined();
+    const file = join(stateDir, "a-file");
+    writeFileSync(file, "");
+    const broken = new LocalProvider({ stateDir: join(file, "state"), logger });
+    await expect(broken.check()).rejects.toThrow(/not writable/);
+  });
+
+  it("fails create without leaving a sandbox behind when the watchdog cannot start", async () => {
+    const before = (await provider.list()).length;
+    const noBundle = new LocalProvider({
+      stateDir,
+      logger,
+      watchdogBundle: join(stateDir, "missing.js"),
+    });
+    await expect(noBundle.create({ timeoutMs: 1_000, ports: [] })).rejects.toThrow(
+      /npm run bundle/,
+    );
+    expect((await provider.list()).length).toBe(before);
+  });
+
+  it.each([
+    [{ networkPolicy: "deny-all" as const }, UnsupportedNetworkPolicyError],
+    [{ networkPolicy: { allow: ["example.com"] } }, UnsupportedNetworkPolicyError],
+    [{ timeoutMs: 0 }, ProviderError],
+    [{ timeoutMs: 1.5 }, ProviderError],
+    [{ ports: [70_000] }, ProviderError],
+  ])("refuses create options %j", (opts, error) => {
+    expect(() => validateCreateOptions({ timeoutMs: 1_000, ports: [3000], ...opts })).toThrow(
+      error,
+    );
+  });
+
+  it("makes well-formed, time-sortable ids", () => {
+    expect(isSandboxId(newSandboxId())).toBe(true);
+    expect(isSnapshotId(newSnapshotId())).toBe(true);
+    expect(newSnapshotId(1_000) < newSnapshotId(2_000)).toBe(true);
+    expect(isSandboxId("sbx_../../etc")).toBe(false);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Every redis key ClawRun uses, all under `clawrun:<instance>:` so deployments can share one
+ * Redis. Each family has its own fixed segment right after the prefix, so a user-chosen part
+ * (lock name, sandbox id, message id) can never produce another family's key.
+ */
+export interface RedisKeys {
+  prefix: string;
+  /** Hash {version, value}. */
+  state: string;
+  /** String holding the owner token, with the lease as its PX expiry. */
+  lock(name: string): string;
+  /** Counter behind a lock's fencing numbers; never expires, never reset. */
+  fence(name: string): string;
+  /** Hash {sentAt, value}, expiring after the heartbeat retention. */
+  heartbeat(sandboxId: string): string;
+  /** List of event JSON, newest first, trimmed to the cap. */
+  events: string;
+  /** Sorted set of interval JSON scored by end time, trimmed to the cap. */
+  awake: string;
+  /** Counter giving inbox messages their arrival order (seq). */
+  inboxSeq: string;
+  /** Counter giving dead-letter entries their order. */
+  deadSeq: string;
+  /** Sorted set of pending message ids scored by seq. */
+  pending: string;
+  /** Sorted set of dead message ids scored by dead-letter order. */
+  dead: string;
+  /** Prefix of message hashes (scripts append the id). */
+  messagePrefix: string;
+  /** Hash {body, conv, seq, attempts, lastError, notBefore, claimedUntil}. */
+  message(id: string): string;
+  /** Marker that an id was seen, expiring after the dedupe window. */
+  dedupe(id: string): string;
+  /** String holding the schedule JSON. */
+  schedule: string;
+  /** Fixed-window counter, expiring at the end of its window. */
+  hit(key: string): string;
+}
+
+export function redisKeys(instance: string): RedisKeys {
+  const p = `clawrun:${instance}:`;
+  return {
+    prefix: p,
+    state: `${p}state`,
+    lock: (name) => `${p}lock:${name}`,
+    fence: (name) => `${p}fence:${name}`,
+    heartbeat: (sandboxId) => `${p}hb:${sandboxId}`,
+    events: `${p}events`,
+    awake: `${p}awake`,
+    inboxSeq: `${p}inbox-seq`,
+    deadSeq: `${p}dead-seq`,
+    pending: `${p}pending`,
+    dead: `${p}dead`,
+    messagePrefix: `${p}msg:`,
+    message: (id) => `${p}msg:${id}`,
+    dedupe: (id) => `${p}dedupe:${id}`,
+    schedule: `${p}schedule`,
+    hit: (key) => `${p}hit:${key}`,
+  };
+}
