@@ -1,6 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { ensureNextBuild } from "./support/next-build";
 
-/** Tests provision the real in-sandbox bundles, so build them once before any test runs. */
+/**
+ * Tests provision the real in-sandbox bundles, and the HTTP/browser tests run the real
+ * production server: build both once before any test runs.
+ */
 export default function setup(): void {
   execFileSync(process.execPath, ["--import", "tsx", "scripts/bundle.ts"], { stdio: "inherit" });
+  ensureNextBuild();
 }

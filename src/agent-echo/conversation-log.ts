@@ -13,7 +13,12 @@ export class ConversationLog {
   constructor(private readonly dir: string) {}
 
   /** Serialized so concurrent deliveries of one conversation cannot interleave their counts. */
-  append(conversation: string, id: string, text: string, at: number): Promise<{ count: number; duplicate: boolean }> {
+  append(
+    conversation: string,
+    id: string,
+    text: string,
+    at: number,
+  ): Promise<{ count: number; duplicate: boolean }> {
     const run = this.queue.then(() => this.appendNow(conversation, id, text, at));
     this.queue = run.catch(() => undefined);
     return run;

@@ -25,7 +25,11 @@ async function startEcho(home: string): Promise<string> {
 }
 
 function send(url: string, body: unknown) {
-  return fetch(`${url}/message`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  return fetch(`${url}/message`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 }
 
 describe("echo agent (bundled, real process)", () => {
@@ -41,9 +45,13 @@ describe("echo agent (bundled, real process)", () => {
 
     running.pop()?.kill("SIGKILL");
     url = await startEcho(home);
-    const r4 = await (await send(url, { id: "m4", conversation: "alice", text: "after restart" })).json();
+    const r4 = await (
+      await send(url, { id: "m4", conversation: "alice", text: "after restart" })
+    ).json();
     expect(r4.count).toBe(3);
-    const lines = readFileSync(join(home, "conversations", "alice.jsonl"), "utf8").trim().split("\n");
+    const lines = readFileSync(join(home, "conversations", "alice.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(["m1", "m2", "m4"]);
   });
 

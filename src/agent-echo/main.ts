@@ -13,7 +13,9 @@ import { ConversationLog } from "./conversation-log";
 const MAX_BODY = 1024 * 1024 + 4096;
 const workspace = process.env.HOME ?? process.cwd();
 const log = new ConversationLog(join(workspace, "conversations"));
-const port = process.env.PORT ? Number(process.env.PORT) : resolveListenPort(SANDBOX_PORTS.daemon, process.env);
+const port = process.env.PORT
+  ? Number(process.env.PORT)
+  : resolveListenPort(SANDBOX_PORTS.daemon, process.env);
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
@@ -39,7 +41,8 @@ async function handleMessage(req: IncomingMessage, res: ServerResponse): Promise
     return send(res, 400, { error: "expected a JSON body { id, conversation, text }" });
   }
   const parsed = agentMessageSchema.safeParse(json);
-  if (!parsed.success) return send(res, 400, { error: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
+  if (!parsed.success)
+    return send(res, 400, { error: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
   const { id, conversation, text } = parsed.data;
   const { count, duplicate } = await log.append(conversation, id, text, Date.now());
   const reply = `echo: ${text} (message #${count} in "${conversation}"; ClawRun's reference echo agent, no AI involved)`;
@@ -55,7 +58,8 @@ async function handleCron(res: ServerResponse): Promise<void> {
     return send(res, 200, { jobs: [] });
   }
   const parsed = agentCronReportSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) return send(res, 500, { error: "cron.json: expected { jobs: [{ name, schedule, message }] }" });
+  if (!parsed.success)
+    return send(res, 500, { error: "cron.json: expected { jobs: [{ name, schedule, message }] }" });
   send(res, 200, parsed.data);
 }
 

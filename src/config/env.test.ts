@@ -24,13 +24,18 @@ describe("readEnv", () => {
   });
 
   it("selects Upstash from either variable pair, and plain Redis from REDIS_URL", () => {
-    expect(readEnv({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" }).store).toEqual({
+    expect(
+      readEnv({ UPSTASH_REDIS_REST_URL: "https://x.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" })
+        .store,
+    ).toEqual({
       kind: "upstash",
       url: "https://x.upstash.io",
       token: "t",
       source: "UPSTASH_REDIS_REST",
     });
-    expect(readEnv({ KV_REST_API_URL: "https://kv.example", KV_REST_API_TOKEN: "k" }).store).toMatchObject({
+    expect(
+      readEnv({ KV_REST_API_URL: "https://kv.example", KV_REST_API_TOKEN: "k" }).store,
+    ).toMatchObject({
       kind: "upstash",
       source: "KV_REST_API",
     });
@@ -53,7 +58,9 @@ describe("readEnv", () => {
     expect(problems({ REDIS_URL: "localhost:6379" })).toEqual([
       "environment: REDIS_URL: expected a redis:// or rediss:// URL",
     ]);
-    expect(problems({ ADMIN_SECRET: "short" })).toEqual(["environment: ADMIN_SECRET: expected at least 16 characters"]);
+    expect(problems({ ADMIN_SECRET: "short" })).toEqual([
+      "environment: ADMIN_SECRET: expected at least 16 characters",
+    ]);
     expect(problems({ CLAWRUN_PUBLIC_URL: "example.com" })).toEqual([
       "environment: CLAWRUN_PUBLIC_URL: expected an http(s) URL",
     ]);
@@ -61,7 +68,10 @@ describe("readEnv", () => {
 
   it("takes secrets from the environment", () => {
     const env = readEnv({ ADMIN_SECRET: "a".repeat(20), CLAWRUN_SECRET: "b".repeat(32) });
-    expect(env.givenSecrets).toEqual({ ADMIN_SECRET: "a".repeat(20), CLAWRUN_SECRET: "b".repeat(32) });
+    expect(env.givenSecrets).toEqual({
+      ADMIN_SECRET: "a".repeat(20),
+      CLAWRUN_SECRET: "b".repeat(32),
+    });
   });
 
   it("on Vercel derives the public URL and turns the local tick off", () => {

@@ -10,7 +10,12 @@ describe("resolveSecrets", () => {
     const dir = mkdtempSync(join(tmpdir(), "clawrun-secrets-"));
     const env = readEnv({ CLAWRUN_STATE_DIR: dir });
     const first = resolveSecrets(env);
-    expect(first.generated.sort()).toEqual(["ADMIN_SECRET", "CLAWRUN_SECRET", "CLAWRUN_WEBHOOK_SECRET", "CRON_SECRET"]);
+    expect(first.generated.sort()).toEqual([
+      "ADMIN_SECRET",
+      "CLAWRUN_SECRET",
+      "CLAWRUN_WEBHOOK_SECRET",
+      "CRON_SECRET",
+    ]);
     expect(first.secrets.ADMIN_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(statSync(first.file).mode & 0o777).toBe(0o600);
     const second = resolveSecrets(env);
@@ -31,6 +36,8 @@ describe("resolveSecrets", () => {
   it("on Vercel names every missing secret instead of generating", () => {
     const env = readEnv({ VERCEL: "1", ADMIN_SECRET: "a".repeat(20) });
     expect(() => resolveSecrets(env)).toThrow(MissingSecretsError);
-    expect(() => resolveSecrets(env)).toThrow(/CLAWRUN_SECRET, CRON_SECRET, CLAWRUN_WEBHOOK_SECRET/);
+    expect(() => resolveSecrets(env)).toThrow(
+      /CLAWRUN_SECRET, CRON_SECRET, CLAWRUN_WEBHOOK_SECRET/,
+    );
   });
 });

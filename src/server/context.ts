@@ -62,12 +62,27 @@ async function buildContext(): Promise<AppContext> {
 
   registerBuiltinProviders();
   registerBuiltinAgents();
-  const store = createStore(env.store, { instance: cfg.instance.name, stateDir: env.stateDir, onVercel: env.onVercel });
-  const provider = getProvider(cfg.sandbox.provider, { config: cfg, stateDir: env.stateDir, logger });
-  const agent = createAgent(cfg.agent, { env: resolveAgentEnv(cfg.agent.env, env.passthrough), projectDir: process.cwd() });
-  const generic = new GenericChannel(secrets.secrets.CLAWRUN_WEBHOOK_SECRET, cfg.channels.generic?.replyUrl);
+  const store = createStore(env.store, {
+    instance: cfg.instance.name,
+    stateDir: env.stateDir,
+    onVercel: env.onVercel,
+  });
+  const provider = getProvider(cfg.sandbox.provider, {
+    config: cfg,
+    stateDir: env.stateDir,
+    logger,
+  });
+  const agent = createAgent(cfg.agent, {
+    env: resolveAgentEnv(cfg.agent.env, env.passthrough),
+    projectDir: process.cwd(),
+  });
+  const generic = new GenericChannel(
+    secrets.secrets.CLAWRUN_WEBHOOK_SECRET,
+    cfg.channels.generic?.replyUrl,
+  );
   const channels = new Map<string, Channel>([[generic.name, generic]]);
-  if (!env.publicUrl) throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
+  if (!env.publicUrl)
+    throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
 
   const manager = new SandboxLifecycleManager({
     store,

@@ -33,7 +33,10 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
     return report;
   }
   report.version = ctx.version;
-  checks.config = { ok: true, detail: ctx.config.path ? `loaded ${ctx.config.path}` : "no clawrun.json: using defaults" };
+  checks.config = {
+    ok: true,
+    detail: ctx.config.path ? `loaded ${ctx.config.path}` : "no clawrun.json: using defaults",
+  };
   const [store, provider] = await Promise.all([
     timed(() => ctx.store.ping()),
     timed(() => ctx.provider.check()),
@@ -60,7 +63,10 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
 async function timed(fn: () => Promise<void>): Promise<HealthCheck> {
   const started = Date.now();
   try {
-    await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 3 s")), 3_000))]);
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 3 s")), 3_000)),
+    ]);
     return { ok: true, detail: `ok in ${Date.now() - started} ms` };
   } catch (err) {
     return { ok: false, detail: (err as Error).message };

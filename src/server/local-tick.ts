@@ -17,7 +17,8 @@ export async function startLocalTick(): Promise<void> {
     running = true;
     try {
       const report = await ctx.manager.tick();
-      if (report.actions.length > 0) ctx.logger.info({ actions: report.actions, errors: report.errors }, "tick");
+      if (report.actions.length > 0)
+        ctx.logger.info({ actions: report.actions, errors: report.errors }, "tick");
     } catch (err) {
       ctx.logger.warn({ err: (err as Error).message }, "tick failed; the next one retries");
     } finally {

@@ -31,5 +31,7 @@ export async function waitFor<T>(
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ""}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ""}`,
+  );
 }

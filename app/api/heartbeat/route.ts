@@ -9,6 +9,11 @@ export async function POST(request: Request) {
   const ctx = await getContext().catch((err: unknown) => err as Error);
   if (ctx instanceof Error) return errorResponse(ctx, null);
   const { response, followUp } = await handleHeartbeatRequest(request, ctx);
-  if (followUp) after(() => followUp().catch((err: unknown) => ctx.logger.error({ err: String(err) }, "heartbeat follow-up failed")));
+  if (followUp)
+    after(() =>
+      followUp().catch((err: unknown) =>
+        ctx.logger.error({ err: String(err) }, "heartbeat follow-up failed"),
+      ),
+    );
   return response;
 }

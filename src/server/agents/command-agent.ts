@@ -27,17 +27,29 @@ export class CommandAgent implements Agent {
         try {
           return { path: sandboxPath, content: await readFile(absolute), mode: 0o755 };
         } catch (err) {
-          throw new Error(`clawrun.json: agent.files["${sandboxPath}"]: cannot read ${absolute} (${(err as Error).message})`);
+          throw new Error(
+            `clawrun.json: agent.files["${sandboxPath}"]: cannot read ${absolute} (${(err as Error).message})`,
+          );
         }
       }),
     );
   }
 
   daemon() {
-    return { command: this.config.command, args: this.config.args, env: this.env, port: this.config.port };
+    return {
+      command: this.config.command,
+      args: this.config.args,
+      env: this.env,
+      port: this.config.port,
+    };
   }
 
   deliver(baseUrl: string, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
-    return deliverOverHttp(`${baseUrl}${this.config.delivery.path}`, message, this.config.delivery.format, signal);
+    return deliverOverHttp(
+      `${baseUrl}${this.config.delivery.path}`,
+      message,
+      this.config.delivery.format,
+      signal,
+    );
   }
 }

@@ -19,7 +19,12 @@ export class EchoAgent implements Agent {
   }
 
   daemon() {
-    return { command: "node", args: [`${PROVISION_DIR}/agent-echo.js`], env: this.env, port: this.port };
+    return {
+      command: "node",
+      args: [`${PROVISION_DIR}/agent-echo.js`],
+      env: this.env,
+      port: this.port,
+    };
   }
 
   deliver(baseUrl: string, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
@@ -28,7 +33,8 @@ export class EchoAgent implements Agent {
 
   async cronJobs(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]> {
     const res = await fetch(`${baseUrl}/cron`, { signal });
-    if (!res.ok) throw new AgentDeliveryError(`echo agent /cron answered ${res.status}`, res.status);
+    if (!res.ok)
+      throw new AgentDeliveryError(`echo agent /cron answered ${res.status}`, res.status);
     return agentCronReportSchema.parse(await res.json()).jobs;
   }
 }

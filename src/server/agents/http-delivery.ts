@@ -10,7 +10,12 @@ export async function deliverOverHttp(
 ): Promise<DeliveryResult> {
   const init: RequestInit =
     format === "json"
-      ? { method: "POST", body: JSON.stringify(message), headers: { "content-type": "application/json" }, signal }
+      ? {
+          method: "POST",
+          body: JSON.stringify(message),
+          headers: { "content-type": "application/json" },
+          signal,
+        }
       : {
           method: "POST",
           body: message.text,
@@ -28,7 +33,8 @@ export async function deliverOverHttp(
     throw new AgentDeliveryError(`agent unreachable at ${url}: ${(err as Error).message}`, null);
   }
   const text = await res.text();
-  if (!res.ok) throw new AgentDeliveryError(`agent answered ${res.status}: ${text.slice(0, 200)}`, res.status);
+  if (!res.ok)
+    throw new AgentDeliveryError(`agent answered ${res.status}: ${text.slice(0, 200)}`, res.status);
   return parseReply(text, res.headers.get("content-type"));
 }
 

@@ -16,7 +16,8 @@ export function resolveAgentEnv(
       continue;
     }
     const resolved = passthrough(value.fromEnv);
-    if (resolved === undefined) missing.push(`agent.env.${key}: environment variable ${value.fromEnv} is not set`);
+    if (resolved === undefined)
+      missing.push(`agent.env.${key}: environment variable ${value.fromEnv} is not set`);
     else out[key] = resolved;
   }
   if (missing.length > 0) throw new Error(missing.map((m) => `clawrun.json: ${m}`).join("\n"));

@@ -4,9 +4,13 @@
  */
 export type OriginCheck = { ok: true } | { ok: false; reason: string };
 
-export function checkOrigin(headers: { get(name: string): string | null }, allowedOrigins: readonly string[]): OriginCheck {
+export function checkOrigin(
+  headers: { get(name: string): string | null },
+  allowedOrigins: readonly string[],
+): OriginCheck {
   const origin = headers.get("origin") ?? originOf(headers.get("referer"));
-  if (!origin) return { ok: false, reason: "missing Origin header on a cookie-authenticated request" };
+  if (!origin)
+    return { ok: false, reason: "missing Origin header on a cookie-authenticated request" };
   if (origin === "null" || !allowedOrigins.includes(origin)) {
     return { ok: false, reason: `Origin ${origin} is not allowed` };
   }
@@ -14,7 +18,11 @@ export function checkOrigin(headers: { get(name: string): string | null }, allow
 }
 
 /** Our own origins: the URL the request came in on (Host as seen by the server) and the public URL. */
-export function allowedOrigins(requestUrl: string, host: string | null, publicUrl: string | null): string[] {
+export function allowedOrigins(
+  requestUrl: string,
+  host: string | null,
+  publicUrl: string | null,
+): string[] {
   const list = new Set<string>();
   const url = new URL(requestUrl);
   list.add(url.origin);

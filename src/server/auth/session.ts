@@ -23,7 +23,9 @@ export async function issueSession(
     .sign(sessionKey(secrets.clawrunSecret, secrets.adminSecret));
 }
 
-export type SessionCheck = { ok: true; expiresAt: number } | { ok: false; reason: "missing" | "expired" | "invalid" };
+export type SessionCheck =
+  | { ok: true; expiresAt: number }
+  | { ok: false; reason: "missing" | "expired" | "invalid" };
 
 export async function verifySession(
   token: string | undefined,
@@ -32,12 +34,17 @@ export async function verifySession(
 ): Promise<SessionCheck> {
   if (!token) return { ok: false, reason: "missing" };
   try {
-    const { payload } = await jwtVerify(token, sessionKey(secrets.clawrunSecret, secrets.adminSecret), {
-      audience: "clawrun-dashboard",
-      algorithms: ["HS256"],
-      currentDate: new Date(nowSeconds * 1000),
-    });
-    if (payload.role !== "operator" || typeof payload.exp !== "number") return { ok: false, reason: "invalid" };
+    const { payload } = await jwtVerify(
+      token,
+      sessionKey(secrets.clawrunSecret, secrets.adminSecret),
+      {
+        audience: "clawrun-dashboard",
+        algorithms: ["HS256"],
+        currentDate: new Date(nowSeconds * 1000),
+      },
+    );
+    if (payload.role !== "operator" || typeof payload.exp !== "number")
+      return { ok: false, reason: "invalid" };
     return { ok: true, expiresAt: payload.exp * 1000 };
   } catch (err) {
     return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };

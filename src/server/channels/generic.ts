@@ -1,12 +1,20 @@
 import { z } from "zod";
-import { verify, VERIFY_FAILURE_MESSAGES, signatureHeaders } from "../../protocol/signing";
 import { joinPath } from "../../config/format-issues";
-import type { InboxMessage } from "../store/types";
+import { signatureHeaders, VERIFY_FAILURE_MESSAGES, verify } from "../../protocol/signing";
 import type { WakeHook } from "../sandbox/wake-hooks";
-import { type Channel, type ChannelMessage, type ChannelRequest, ChannelRequestError } from "./types";
+import type { InboxMessage } from "../store/types";
+import {
+  type Channel,
+  type ChannelMessage,
+  type ChannelRequest,
+  ChannelRequestError,
+} from "./types";
 
 const bodySchema = z.strictObject({
-  id: z.string({ error: "expected a string" }).min(1, { error: "expected a non-empty string" }).max(256, { error: "expected at most 256 characters" }),
+  id: z
+    .string({ error: "expected a string" })
+    .min(1, { error: "expected a non-empty string" })
+    .max(256, { error: "expected at most 256 characters" }),
   conversation: z
     .string({ error: "expected a string" })
     .min(1, { error: "expected a non-empty string" })
@@ -23,7 +31,11 @@ export class GenericChannel implements Channel {
   readonly name = "generic";
   readonly maxBodyBytes = 1024 * 1024;
   /** Its webhook always lands on ClawRun, awake or asleep: there is nothing to re-point. */
-  readonly wakeHook: WakeHook = { channel: "generic", register: async () => {}, teardown: async () => {} };
+  readonly wakeHook: WakeHook = {
+    channel: "generic",
+    register: async () => {},
+    teardown: async () => {},
+  };
 
   constructor(
     private readonly secret: string,
@@ -33,18 +45,26 @@ export class GenericChannel implements Channel {
 
   receive(req: ChannelRequest): ChannelMessage {
     const check = verify(this.secret, req.headers, req.rawBody, req.now);
-    if (!check.ok) throw new ChannelRequestError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]);
+    if (!check.ok)
+      throw new ChannelRequestError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]);
     let json: unknown;
     try {
       json = JSON.parse(req.rawBody.toString("utf8"));
     } catch {
-      throw new ChannelRequestError(400, "invalid_json", "body: expected JSON { id, conversation, text }");
+      throw new ChannelRequestError(
+        400,
+        "invalid_json",
+        "body: expected JSON { id, conversation, text }",
+      );
     }
     const parsed = bodySchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length ? joinPath(issue.path) : "body";
-      const what = issue?.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
+      const where = issue?.path.length ? joinPath(issue.path) : "body";
+      const what =
+        issue?.code === "unrecognized_keys"
+          ? `unknown field(s) ${issue.keys.join(", ")}`
+          : issue?.message;
       throw new ChannelRequestError(400, "invalid_body", `${where}: ${what}`);
     }
     return { ...parsed.data, meta: {} };
@@ -52,11 +72,18 @@ export class GenericChannel implements Channel {
 
   async reply(message: InboxMessage, reply: string): Promise<{ sent: boolean; detail: string }> {
     if (!this.replyUrl) return { sent: false, detail: "no channels.generic.replyUrl configured" };
-    const body = JSON.stringify({ inReplyTo: message.id, conversation: message.conversation, text: reply });
+    const body = JSON.stringify({
+      inReplyTo: message.id,
+      conversation: message.conversation,
+      text: reply,
+    });
     const res = await fetch(this.replyUrl, {
       method: "POST",
       body,
-      headers: { "content-type": "application/json", ...signatureHeaders(this.secret, body, this.clock()) },
+      headers: {
+        "content-type": "application/json",
+        ...signatureHeaders(this.secret, body, this.clock()),
+      },
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`reply URL answered ${res.status}`);

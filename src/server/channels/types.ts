@@ -1,5 +1,5 @@
-import type { InboxMessage } from "../store/types";
 import type { WakeHook } from "../sandbox/wake-hooks";
+import type { InboxMessage } from "../store/types";
 
 /** A message as a channel hands it to ClawRun, before it is queued. */
 export interface ChannelMessage {

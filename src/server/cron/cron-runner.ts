@@ -1,14 +1,22 @@
 import type { AgentCronJob } from "../../protocol/agent-message";
-import type { InstanceState, Schedule, Store, Versioned } from "../store/types";
 import type { StateCell } from "../sandbox/state-cell";
+import type { InstanceState, Schedule, Store, Versioned } from "../store/types";
 import { type CronJob, type ScheduleView, viewSchedule } from "./schedule";
 
 /** Agent-reported jobs are namespaced so they can never shadow a clawrun.json job. */
-export function allJobs(configJobs: readonly CronJob[], agentJobs: readonly AgentCronJob[]): CronJob[] {
+export function allJobs(
+  configJobs: readonly CronJob[],
+  agentJobs: readonly AgentCronJob[],
+): CronJob[] {
   return [...configJobs, ...agentJobs.map((j) => ({ ...j, name: `agent:${j.name}` }))];
 }
 
-export const EMPTY_SCHEDULE: Schedule = { nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] };
+export const EMPTY_SCHEDULE: Schedule = {
+  nextDueAt: null,
+  nextJob: null,
+  lastRun: {},
+  agentJobs: [],
+};
 
 /**
  * Reads the stored schedule, brings it up to date with the current jobs, and stores the
@@ -22,7 +30,12 @@ export async function refreshSchedule(
   configJobs: readonly CronJob[],
   now: number,
   reportedJobs: AgentCronJob[] | null,
-): Promise<{ view: ScheduleView; schedule: Schedule; cur: Versioned<InstanceState>; dueAt: number | null }> {
+): Promise<{
+  view: ScheduleView;
+  schedule: Schedule;
+  cur: Versioned<InstanceState>;
+  dueAt: number | null;
+}> {
   const stored = (await store.getSchedule()) ?? EMPTY_SCHEDULE;
   const agentJobs = reportedJobs ?? stored.agentJobs;
   const view = viewSchedule(allJobs(configJobs, agentJobs), stored.lastRun, now);
@@ -33,13 +46,20 @@ export async function refreshSchedule(
     agentJobs,
   };
   if (JSON.stringify(schedule) !== JSON.stringify(stored)) await store.setSchedule(schedule);
-  const dueAt = view.due.length > 0 ? Math.min(...view.due.map((d) => d.dueAt)) : schedule.nextDueAt;
-  if (cur.value.cronDueAt !== schedule.nextDueAt) cur = await cell.patch(cur, { cronDueAt: schedule.nextDueAt });
+  const dueAt =
+    view.due.length > 0 ? Math.min(...view.due.map((d) => d.dueAt)) : schedule.nextDueAt;
+  if (cur.value.cronDueAt !== schedule.nextDueAt)
+    cur = await cell.patch(cur, { cronDueAt: schedule.nextDueAt });
   return { view, schedule, cur, dueAt };
 }
 
 /** Queues each due job's message (deduped per occurrence) and records it as run. */
-export async function enqueueDueJobs(store: Store, view: ScheduleView, schedule: Schedule, now: number): Promise<string[]> {
+export async function enqueueDueJobs(
+  store: Store,
+  view: ScheduleView,
+  schedule: Schedule,
+  now: number,
+): Promise<string[]> {
   const queued: string[] = [];
   const lastRun = { ...schedule.lastRun };
   for (const { job, dueAt } of view.due) {

@@ -12,7 +12,12 @@ export interface CronJob {
 /** First occurrence of `job` strictly after `after` (epoch ms); null when the expression is unusable. */
 export function nextOccurrence(job: CronJob, after: number): number | null {
   try {
-    return CronExpressionParser.parse(job.schedule, { currentDate: new Date(after), tz: job.timezone }).next().getTime();
+    return CronExpressionParser.parse(job.schedule, {
+      currentDate: new Date(after),
+      tz: job.timezone,
+    })
+      .next()
+      .getTime();
   } catch {
     return null;
   }
@@ -32,7 +37,11 @@ export interface ScheduleView {
  * fires at its next occurrence, never for occurrences before ClawRun knew about it. An
  * occurrence missed while the server was down fires once, not once per missed occurrence.
  */
-export function viewSchedule(jobs: readonly CronJob[], lastRun: Record<string, number>, now: number): ScheduleView {
+export function viewSchedule(
+  jobs: readonly CronJob[],
+  lastRun: Record<string, number>,
+  now: number,
+): ScheduleView {
   const base: Record<string, number> = {};
   const due: ScheduleView["due"] = [];
   let next: ScheduleView["next"] = null;
@@ -42,7 +51,8 @@ export function viewSchedule(jobs: readonly CronJob[], lastRun: Record<string, n
     if (occurrence === null) continue;
     const upcoming = occurrence <= now ? nextOccurrence(job, now) : occurrence;
     if (occurrence <= now) due.push({ job, dueAt: occurrence });
-    if (upcoming !== null && (next === null || upcoming < next.dueAt)) next = { job, dueAt: upcoming };
+    if (upcoming !== null && (next === null || upcoming < next.dueAt))
+      next = { job, dueAt: upcoming };
   }
   return { due, next, lastRun: base };
 }

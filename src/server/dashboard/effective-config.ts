@@ -19,14 +19,20 @@ export function effectiveConfig(loaded: LoadedConfig, env: AppEnv): ConfigRow[] 
     const key = path.join(".");
     if (path[0] === "agent" && path[1] === "env") {
       for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-        const shown = typeof v === "object" && v && "fromEnv" in v ? `(from environment ${(v as { fromEnv: string }).fromEnv})` : "(set)";
+        const shown =
+          typeof v === "object" && v && "fromEnv" in v
+            ? `(from environment ${(v as { fromEnv: string }).fromEnv})`
+            : "(set)";
         rows.push({ key: `${key}.${name}`, value: shown, source: file });
       }
       return;
     }
     if (value && typeof value === "object" && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) {
-        walk(v, raw && typeof raw === "object" ? (raw as Record<string, unknown>)[k] : undefined, [...path, k]);
+        walk(v, raw && typeof raw === "object" ? (raw as Record<string, unknown>)[k] : undefined, [
+          ...path,
+          k,
+        ]);
       }
       return;
     }
@@ -42,10 +48,18 @@ export function effectiveConfig(loaded: LoadedConfig, env: AppEnv): ConfigRow[] 
         ? "environment (REDIS_URL)"
         : "default";
   rows.push({ key: "store", value: env.store.kind, source: storeSource });
-  rows.push({ key: "publicUrl", value: env.publicUrl ?? "(unset)", source: "CLAWRUN_PUBLIC_URL or default" });
+  rows.push({
+    key: "publicUrl",
+    value: env.publicUrl ?? "(unset)",
+    source: "CLAWRUN_PUBLIC_URL or default",
+  });
   rows.push({ key: "stateDir", value: env.stateDir, source: "CLAWRUN_STATE_DIR or default" });
   for (const name of Object.keys(env.timingOverrides)) {
-    rows.push({ key: `timings.${name}`, value: String(env.timingOverrides[name as keyof typeof env.timingOverrides]), source: "environment (CLAWRUN_TIMINGS)" });
+    rows.push({
+      key: `timings.${name}`,
+      value: String(env.timingOverrides[name as keyof typeof env.timingOverrides]),
+      source: "environment (CLAWRUN_TIMINGS)",
+    });
   }
   return rows;
 }

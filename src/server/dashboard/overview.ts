@@ -33,17 +33,32 @@ export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<
     ctx.store.countInbox(),
     ctx.store.getSchedule(),
     ctx.store.listAwakeIntervals(now - 30 * DAY),
-    state.sandboxId && (state.status === "running" || state.status === "starting") ? sidecarHealth(ctx, state.sandboxId) : null,
+    state.sandboxId && (state.status === "running" || state.status === "starting")
+      ? sidecarHealth(ctx, state.sandboxId)
+      : null,
   ]);
   const settings = policySettings({ config: ctx.config.config, timings: ctx.timings });
   const forecast =
     state.status === "running" && heartbeat
-      ? sleepForecast({ sandboxCreatedAt: heartbeat.sandboxCreatedAt, lastChangedAt: heartbeat.lastChangedAt, cronDueAt: state.cronDueAt, now }, settings)
+      ? sleepForecast(
+          {
+            sandboxCreatedAt: heartbeat.sandboxCreatedAt,
+            lastChangedAt: heartbeat.lastChangedAt,
+            cronDueAt: state.cronDueAt,
+            now,
+          },
+          settings,
+        )
       : null;
   const openSince = state.sandboxId ? state.sandboxCreatedAt : null;
   return {
     now,
-    instance: { name: ctx.config.config.instance.name, provider: ctx.provider.name, agent: ctx.agent.name, ...state },
+    instance: {
+      name: ctx.config.config.instance.name,
+      provider: ctx.provider.name,
+      agent: ctx.agent.name,
+      ...state,
+    },
     transitioning: TRANSITIONAL.has(state.status),
     heartbeat,
     sidecar,
@@ -56,14 +71,19 @@ export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<
     },
     retention: `${ctx.timings.snapshotsKept} newest snapshots kept`,
     canWakeFromSnapshot: ctx.provider.capabilities.restoreAnySnapshot,
-    settings: { activeDurationMs: settings.activeDurationMs, heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs },
+    settings: {
+      activeDurationMs: settings.activeDurationMs,
+      heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs,
+    },
   };
 }
 
 async function sidecarHealth(ctx: AppContext, sandboxId: string): Promise<SidecarHealth | null> {
   try {
     const sandbox = await ctx.provider.get(sandboxId);
-    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, { signal: AbortSignal.timeout(1_500) });
+    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
+      signal: AbortSignal.timeout(1_500),
+    });
     return sidecarHealthSchema.parse(await res.json());
   } catch {
     return null;

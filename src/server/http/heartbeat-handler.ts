@@ -1,7 +1,12 @@
 import { NextResponse } from "next/server";
 import { formatIssues } from "../../config/format-issues";
 import { HEARTBEAT_MAX_BYTES, heartbeatBodySchema } from "../../protocol/heartbeat";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, VERIFY_FAILURE_MESSAGES, verify } from "../../protocol/signing";
+import {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  VERIFY_FAILURE_MESSAGES,
+  verify,
+} from "../../protocol/signing";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { AppContext } from "../context";
 import { errorResponse, jsonError } from "./errors";
@@ -23,7 +28,15 @@ export async function handleHeartbeatRequest(request: Request, ctx: AppContext):
   try {
     const raw = await readBodyLimited(request, HEARTBEAT_MAX_BYTES);
     if (!request.headers.get(SIGNATURE_HEADER) || !request.headers.get(TIMESTAMP_HEADER)) {
-      return done(jsonError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[request.headers.get(SIGNATURE_HEADER) ? "missing-timestamp" : "missing-signature"]));
+      return done(
+        jsonError(
+          401,
+          "unauthorized",
+          VERIFY_FAILURE_MESSAGES[
+            request.headers.get(SIGNATURE_HEADER) ? "missing-timestamp" : "missing-signature"
+          ],
+        ),
+      );
     }
     let json: unknown;
     try {
@@ -35,14 +48,25 @@ export async function handleHeartbeatRequest(request: Request, ctx: AppContext):
     if (typeof sandboxId !== "string" || sandboxId.length === 0) {
       return done(jsonError(400, "invalid_body", "sandboxId: expected a non-empty string"));
     }
-    const check = verify(heartbeatSecret(ctx.secrets.secrets.CLAWRUN_SECRET, sandboxId), request.headers, raw, Date.now());
-    if (!check.ok) return done(jsonError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]));
+    const check = verify(
+      heartbeatSecret(ctx.secrets.secrets.CLAWRUN_SECRET, sandboxId),
+      request.headers,
+      raw,
+      Date.now(),
+    );
+    if (!check.ok)
+      return done(jsonError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]));
     const body = heartbeatBodySchema.safeParse(json, { reportInput: true });
     if (!body.success) {
-      return done(jsonError(400, "invalid_body", formatIssues("heartbeat", body.error.issues).join("; ")));
+      return done(
+        jsonError(400, "invalid_body", formatIssues("heartbeat", body.error.issues).join("; ")),
+      );
     }
     const result = await ctx.manager.handleHeartbeat(body.data, check.timestamp);
-    if (result.replay) return done(jsonError(401, "replayed", "heartbeat is not newer than the last one from this sandbox"));
+    if (result.replay)
+      return done(
+        jsonError(401, "replayed", "heartbeat is not newer than the last one from this sandbox"),
+      );
     return { response: NextResponse.json(result.response), followUp: result.followUp };
   } catch (err) {
     return done(errorResponse(err, ctx.logger));

@@ -73,7 +73,13 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
   return r;
 }
 
-async function deliverOne(d: DrainDeps, baseUrl: string, msg: InboxMessage, opts: DrainOptions, r: DrainResult): Promise<boolean> {
+async function deliverOne(
+  d: DrainDeps,
+  baseUrl: string,
+  msg: InboxMessage,
+  opts: DrainOptions,
+  r: DrainResult,
+): Promise<boolean> {
   const isInline = msg.id === opts.inlineId;
   try {
     const result = await d.agent.deliver(
@@ -96,10 +102,22 @@ async function deliverOne(d: DrainDeps, baseUrl: string, msg: InboxMessage, opts
     if (outcome === "dead") {
       r.dead++;
       if (isInline) r.inline = { ok: false, error };
-      await event(d, msg, "inbox.dead-letter", "error", `message ${msg.id} moved to the dead-letter list after ${attempts} failed deliveries: ${error}`);
+      await event(
+        d,
+        msg,
+        "inbox.dead-letter",
+        "error",
+        `message ${msg.id} moved to the dead-letter list after ${attempts} failed deliveries: ${error}`,
+      );
     } else if (outcome === "retry") {
       r.retried++;
-      await event(d, msg, "delivery.retry", "warn", `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`);
+      await event(
+        d,
+        msg,
+        "delivery.retry",
+        "warn",
+        `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`,
+      );
     }
     return false;
   }
@@ -111,7 +129,10 @@ async function sendReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult
     const sent = channel
       ? await channel.reply(msg, result.reply)
       : { sent: false, detail: `no reply channel for "${msg.channel}"` };
-    await event(d, msg, "message.replied", "info", `reply to ${msg.id}: ${sent.detail}`, { sent: sent.sent, reply: result.reply.slice(0, 500) });
+    await event(d, msg, "message.replied", "info", `reply to ${msg.id}: ${sent.detail}`, {
+      sent: sent.sent,
+      reply: result.reply.slice(0, 500),
+    });
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     await event(d, msg, "reply.failed", "warn", `reply to ${msg.id} could not be sent: ${error}`);
@@ -123,7 +144,9 @@ async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> 
   const now = d.clock();
   if (now >= deadline) return false;
   const pending = await d.store.listPending(100);
-  const times = pending.map((m) => Math.max(m.notBefore, m.claimedUntil)).filter((t) => t <= deadline);
+  const times = pending
+    .map((m) => Math.max(m.notBefore, m.claimedUntil))
+    .filter((t) => t <= deadline);
   if (times.length === 0) return false;
   await new Promise((res) => setTimeout(res, Math.max(20, Math.min(...times) - now)));
   return true;
@@ -144,6 +167,11 @@ async function event(
     level,
     sandboxId: null,
     message,
-    details: { messageId: msg.id, channel: msg.channel, conversation: msg.conversation, ...details },
+    details: {
+      messageId: msg.id,
+      channel: msg.channel,
+      conversation: msg.conversation,
+      ...details,
+    },
   });
 }

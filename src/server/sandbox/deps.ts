@@ -25,7 +25,10 @@ export interface LifecycleDeps {
   clock: () => number;
 }
 
-export function policySettings(d: { config: ClawrunConfig; timings: LifecycleTimings }): PolicySettings {
+export function policySettings(d: {
+  config: ClawrunConfig;
+  timings: LifecycleTimings;
+}): PolicySettings {
   const s = d.config.sandbox;
   return {
     activeDurationMs: s.activeDuration * 1000,
@@ -39,11 +42,24 @@ export function policySettings(d: { config: ClawrunConfig; timings: LifecycleTim
 
 export async function recordEvent(
   d: Pick<LifecycleDeps, "store" | "clock" | "logger">,
-  e: { type: string; level?: "info" | "warn" | "error"; sandboxId: string | null; message: string; details?: Record<string, unknown> },
+  e: {
+    type: string;
+    level?: "info" | "warn" | "error";
+    sandboxId: string | null;
+    message: string;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
   const level = e.level ?? "info";
   d.logger[level]({ type: e.type, sandboxId: e.sandboxId, ...e.details }, e.message);
-  await d.store.appendEvent({ at: d.clock(), type: e.type, level, sandboxId: e.sandboxId, message: e.message, details: e.details ?? {} });
+  await d.store.appendEvent({
+    at: d.clock(),
+    type: e.type,
+    level,
+    sandboxId: e.sandboxId,
+    message: e.message,
+    details: e.details ?? {},
+  });
 }
 
 export function errorMessage(err: unknown): string {

@@ -19,13 +19,20 @@ export async function waitForHealth(
   while (Date.now() - started < opts.budgetMs) {
     await opts.onPoll?.();
     try {
-      const res = await fetch(healthUrl, { signal: AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000)) });
+      const res = await fetch(healthUrl, {
+        signal: AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000)),
+      });
       const parsed = sidecarHealthSchema.safeParse(await res.json());
       if (parsed.success) {
         last = parsed.data;
         if (last.ok) return { ok: true, health: last, waitedMs: Date.now() - started };
         if (last.daemon.status === "failed") {
-          return { ok: false, reason: `daemon failed after ${last.daemon.restarts} restarts`, health: last, waitedMs: Date.now() - started };
+          return {
+            ok: false,
+            reason: `daemon failed after ${last.daemon.restarts} restarts`,
+            health: last,
+            waitedMs: Date.now() - started,
+          };
         }
         lastError = `daemon is ${last.daemon.status}`;
       } else {

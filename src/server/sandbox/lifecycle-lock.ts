@@ -45,9 +45,12 @@ export async function withLifecycleLock<T>(
     const ok = await store.renewLock(LIFECYCLE_LOCK, owner, settings.leaseMs).catch(() => false);
     if (!ok) lost = true;
   };
-  const timer = setInterval(() => {
-    if (Date.now() - startedAt < maxHoldMs) void renew();
-  }, Math.max(50, Math.floor(settings.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      if (Date.now() - startedAt < maxHoldMs) void renew();
+    },
+    Math.max(50, Math.floor(settings.leaseMs / 3)),
+  );
   timer.unref?.();
 
   const lock: HeldLock = {

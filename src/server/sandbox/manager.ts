@@ -2,11 +2,17 @@ import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat"
 import type { Channel } from "../channels/types";
 import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
 import type { InstanceState, Versioned } from "../store/types";
-import { type LifecycleDeps, errorMessage, policySettings, recordEvent, sleepMs } from "./deps";
+import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
 import { withLifecycleLock } from "./lifecycle-lock";
 import { decideHeartbeat, mayAutoWake } from "./policy";
 import { reconcile, repairStuck, type TickReport } from "./reconcile";
-import { applyRetention, type SleepOutcome, snapshotAndStop, stopFailedDaemon, stopQuietly } from "./sleep";
+import {
+  applyRetention,
+  type SleepOutcome,
+  snapshotAndStop,
+  stopFailedDaemon,
+  stopQuietly,
+} from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
@@ -59,31 +65,51 @@ export class SandboxLifecycleManager {
     if (!req.fresh && !req.snapshotId && cur.value.status === "running" && cur.value.sandboxId) {
       return { status: "already-running", sandboxId: cur.value.sandboxId };
     }
-    if (req.trigger !== "operator" && !mayAutoWake(cur.value, this.d.clock(), policySettings(this.d)) && !TRANSITIONAL.has(cur.value.status)) {
-      return { status: "not-now", reason: `instance is ${cur.value.status}${cur.value.error ? `: ${cur.value.error}` : ""}` };
+    if (
+      req.trigger !== "operator" &&
+      !mayAutoWake(cur.value, this.d.clock(), policySettings(this.d)) &&
+      !TRANSITIONAL.has(cur.value.status)
+    ) {
+      return {
+        status: "not-now",
+        reason: `instance is ${cur.value.status}${cur.value.error ? `: ${cur.value.error}` : ""}`,
+      };
     }
     while (Date.now() - began < waitLimit) {
-      const attempt = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, async (lock) => {
-        let now = await this.cell.read();
-        if (now.value.status === "running" && now.value.sandboxId && !req.fresh && !req.snapshotId) {
-          return { status: "already-running", sandboxId: now.value.sandboxId } as const;
-        }
-        if (TRANSITIONAL.has(now.value.status)) {
-          // We hold the lock, so whoever set this status died mid-way: repair first.
-          await repairStuck(this.d, this.cell);
-          now = await this.cell.read();
-        }
-        if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
-          return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
-        }
-        if (now.value.status === "running" && now.value.sandboxId) {
-          // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
-          const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
-          if (slept.status !== "sleeping") return { status: "failed", error: `could not stop the running sandbox first: ${"error" in slept ? slept.error : slept.reason}` } as const;
-          now = await this.cell.read();
-        }
-        return startSandbox(this.d, this.cell, lock, req, now, Date.now() - began);
-      });
+      const attempt = await withLifecycleLock(
+        this.d.store,
+        { leaseMs: this.d.timings.lockLeaseMs },
+        async (lock) => {
+          let now = await this.cell.read();
+          if (
+            now.value.status === "running" &&
+            now.value.sandboxId &&
+            !req.fresh &&
+            !req.snapshotId
+          ) {
+            return { status: "already-running", sandboxId: now.value.sandboxId } as const;
+          }
+          if (TRANSITIONAL.has(now.value.status)) {
+            // We hold the lock, so whoever set this status died mid-way: repair first.
+            await repairStuck(this.d, this.cell);
+            now = await this.cell.read();
+          }
+          if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
+            return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
+          }
+          if (now.value.status === "running" && now.value.sandboxId) {
+            // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
+            const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
+            if (slept.status !== "sleeping")
+              return {
+                status: "failed",
+                error: `could not stop the running sandbox first: ${"error" in slept ? slept.error : slept.reason}`,
+              } as const;
+            now = await this.cell.read();
+          }
+          return startSandbox(this.d, this.cell, lock, req, now, Date.now() - began);
+        },
+      );
       if (attempt.acquired) return attempt.value;
       await sleepMs(500);
       cur = await this.cell.read();
@@ -98,36 +124,59 @@ export class SandboxLifecycleManager {
   }
 
   /** Snapshot + stop (operator "stop", or idle). Returns `busy` when another operation holds the lock. */
-  async sleep(reason: string, expectSandboxId: string | null = null): Promise<SleepOutcome | { status: "busy" }> {
-    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, (lock) =>
-      snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
+  async sleep(
+    reason: string,
+    expectSandboxId: string | null = null,
+  ): Promise<SleepOutcome | { status: "busy" }> {
+    const r = await withLifecycleLock(
+      this.d.store,
+      { leaseMs: this.d.timings.lockLeaseMs },
+      (lock) => snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
     );
     if (!r.acquired) return { status: "busy" };
     // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
     if (r.value.status === "kept-running") await this.drain();
     else if (r.value.status === "sleeping" && (await this.d.store.countInbox()).pending > 0) {
-      await this.wakeAndDeliver({ reason: "messages arrived while going to sleep", trigger: "message" });
+      await this.wakeAndDeliver({
+        reason: "messages arrived while going to sleep",
+        trigger: "message",
+      });
     }
     return r.value;
   }
 
   /** Operator "snapshot now": capture without stopping (the sandbox keeps running). */
   async snapshotNow(): Promise<{ id: string } | { status: "busy" } | { status: "not-running" }> {
-    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, async () => {
-      const cur = await this.cell.read();
-      if (cur.value.status !== "running" || !cur.value.sandboxId) return { status: "not-running" } as const;
-      const snap = await (await this.d.provider.get(cur.value.sandboxId)).snapshot();
-      await this.cell.patch(cur, { snapshotId: snap.id });
-      await recordEvent(this.d, { type: "snapshot.taken", sandboxId: cur.value.sandboxId, message: `operator snapshot ${snap.id}`, details: { snapshotId: snap.id } });
-      await applyRetention(this.d);
-      return snap;
-    });
+    const r = await withLifecycleLock(
+      this.d.store,
+      { leaseMs: this.d.timings.lockLeaseMs },
+      async () => {
+        const cur = await this.cell.read();
+        if (cur.value.status !== "running" || !cur.value.sandboxId)
+          return { status: "not-running" } as const;
+        const snap = await (await this.d.provider.get(cur.value.sandboxId)).snapshot();
+        await this.cell.patch(cur, { snapshotId: snap.id });
+        await recordEvent(this.d, {
+          type: "snapshot.taken",
+          sandboxId: cur.value.sandboxId,
+          message: `operator snapshot ${snap.id}`,
+          details: { snapshotId: snap.id },
+        });
+        await applyRetention(this.d);
+        return snap;
+      },
+    );
     return r.acquired ? r.value : { status: "busy" };
   }
 
   async deleteSnapshot(id: string): Promise<void> {
     await this.d.provider.deleteSnapshot(id);
-    await recordEvent(this.d, { type: "snapshot.deleted", sandboxId: null, message: `operator deleted snapshot ${id}`, details: { snapshotId: id } });
+    await recordEvent(this.d, {
+      type: "snapshot.deleted",
+      sandboxId: null,
+      message: `operator deleted snapshot ${id}`,
+      details: { snapshotId: id },
+    });
   }
 
   /**
@@ -137,19 +186,31 @@ export class SandboxLifecycleManager {
   async handleHeartbeat(
     hb: HeartbeatBody,
     sentAt: number,
-  ): Promise<{ replay: true } | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }> {
+  ): Promise<
+    | { replay: true }
+    | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }
+  > {
     const now = this.d.clock();
     const { fresh, state } = await this.d.store.recordHeartbeat({ ...hb, sentAt, receivedAt: now });
     if (!fresh) return { replay: true };
     const cur = state?.value ?? null;
-    const decision = decideHeartbeat(cur, { hb, cronDueAt: cur?.cronDueAt ?? null, now }, policySettings(this.d));
+    const decision = decideHeartbeat(
+      cur,
+      { hb, cronDueAt: cur?.cronDueAt ?? null, now },
+      policySettings(this.d),
+    );
     switch (decision.action) {
       case "stop-stale":
         return {
           replay: false,
           response: { action: "stop", reason: decision.reason },
           followUp: async () => {
-            await recordEvent(this.d, { type: "sandbox.stale-stopped", level: "warn", sandboxId: hb.sandboxId, message: `stopped sandbox ${hb.sandboxId}: ${decision.reason}` });
+            await recordEvent(this.d, {
+              type: "sandbox.stale-stopped",
+              level: "warn",
+              sandboxId: hb.sandboxId,
+              message: `stopped sandbox ${hb.sandboxId}: ${decision.reason}`,
+            });
             await stopQuietly(this.d, hb.sandboxId);
           },
         };
@@ -165,7 +226,11 @@ export class SandboxLifecycleManager {
         };
       case "extend":
         await this.extend(state as Versioned<InstanceState>, decision.byMs, decision.reason);
-        return { replay: false, response: { action: "extend", reason: decision.reason }, followUp: null };
+        return {
+          replay: false,
+          response: { action: "extend", reason: decision.reason },
+          followUp: null,
+        };
       case "sleep":
         return {
           replay: false,
@@ -175,11 +240,19 @@ export class SandboxLifecycleManager {
           },
         };
       default:
-        return { replay: false, response: { action: "none", reason: decision.reason }, followUp: null };
+        return {
+          replay: false,
+          response: { action: "none", reason: decision.reason },
+          followUp: null,
+        };
     }
   }
 
-  private async extend(cur: Versioned<InstanceState>, byMs: number, reason: "grace" | "file-activity" | "cron"): Promise<void> {
+  private async extend(
+    cur: Versioned<InstanceState>,
+    byMs: number,
+    reason: "grace" | "file-activity" | "cron",
+  ): Promise<void> {
     const sandboxId = cur.value.sandboxId as string;
     await (await this.d.provider.get(sandboxId)).extendTimeout(byMs);
     const now = this.d.clock();
@@ -213,9 +286,12 @@ export class SandboxLifecycleManager {
   }
 
   /** Wake, then deliver what queued while asleep (seed 000 wake step 5). */
-  async wakeAndDeliver(req: WakeRequest): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
+  async wakeAndDeliver(
+    req: WakeRequest,
+  ): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
     const wake = await this.wake(req);
-    if (wake.status !== "running" && wake.status !== "already-running") return { wake, drain: null };
+    if (wake.status !== "running" && wake.status !== "already-running")
+      return { wake, drain: null };
     return { wake, drain: await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS }) };
   }
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState } from "../store/types";
-import { activeReason, decideHeartbeat, mayAutoWake, type PolicySettings, planRestore, sleepForecast } from "./policy";
+import {
+  activeReason,
+  decideHeartbeat,
+  mayAutoWake,
+  type PolicySettings,
+  planRestore,
+  sleepForecast,
+} from "./policy";
 
 const MIN = 60_000;
 const S: PolicySettings = {
@@ -56,25 +63,111 @@ describe("activeReason (seed 000: grace, file activity, cron)", () => {
     ["grace wins over file activity", { sandboxCreatedAt: NOW - MIN, lastChangedAt: NOW }, "grace"],
     ["nothing applies", {}, null],
   ] as const)("%s", (_name, over, expected) => {
-    const facts = { sandboxCreatedAt: NOW - 60 * MIN, lastChangedAt: NOW - 60 * MIN, cronDueAt: null, now: NOW, ...over };
+    const facts = {
+      sandboxCreatedAt: NOW - 60 * MIN,
+      lastChangedAt: NOW - 60 * MIN,
+      cronDueAt: null,
+      now: NOW,
+      ...over,
+    };
     expect(activeReason(facts, S)).toBe(expected);
   });
 });
 
 describe("decideHeartbeat", () => {
-  it.each<[string, InstanceState | null, Partial<HeartbeatBody>, number | null, ReturnType<typeof decideHeartbeat>]>([
-    ["no state at all → stop that sandbox", null, {}, null, { action: "stop-stale", reason: "not the instance's current sandbox" }],
-    ["another sandbox's heartbeat → stop it", state({ sandboxId: "sbx_2" }), {}, null, { action: "stop-stale", reason: "not the instance's current sandbox" }],
-    ["starting: the first tick races the health check", state({ status: "starting" }), {}, null, { action: "none", reason: "instance is starting" }],
-    ["snapshotting: leave it alone", state({ status: "snapshotting" }), {}, null, { action: "none", reason: "instance is snapshotting" }],
-    ["daemon failed → stop at once, even in grace", state(), { daemonStatus: "failed", daemonRestarts: 5, sandboxCreatedAt: NOW }, null, { action: "stop-failed", reason: "daemon failed after 5 restarts" }],
-    ["idle → sleep", state(), {}, null, { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" }],
-    ["file activity with 2 min of TTL left → extend 3 min", state(), { lastChangedAt: NOW - MIN }, null, { action: "extend", reason: "file-activity", byMs: 3 * MIN }],
-    ["grace with 4:59 left → extend", state({ ttlDeadline: NOW + 5 * MIN - 1 }), { sandboxCreatedAt: NOW - MIN }, null, { action: "extend", reason: "grace", byMs: 3 * MIN }],
-    ["grace with exactly 5 min left → no extend (buffer edge)", state({ ttlDeadline: NOW + 5 * MIN }), { sandboxCreatedAt: NOW - MIN }, null, { action: "none", reason: "grace: native TTL has 300 s left" }],
-    ["cron within window, TTL short → extend", state(), {}, NOW + 10 * MIN, { action: "extend", reason: "cron", byMs: 3 * MIN }],
-    ["cron beyond window → sleep", state(), {}, NOW + 16 * MIN, { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" }],
-    ["unknown TTL deadline counts as no runway", state({ ttlDeadline: null }), { lastChangedAt: NOW }, null, { action: "extend", reason: "file-activity", byMs: 3 * MIN }],
+  it.each<
+    [
+      string,
+      InstanceState | null,
+      Partial<HeartbeatBody>,
+      number | null,
+      ReturnType<typeof decideHeartbeat>,
+    ]
+  >([
+    [
+      "no state at all → stop that sandbox",
+      null,
+      {},
+      null,
+      { action: "stop-stale", reason: "not the instance's current sandbox" },
+    ],
+    [
+      "another sandbox's heartbeat → stop it",
+      state({ sandboxId: "sbx_2" }),
+      {},
+      null,
+      { action: "stop-stale", reason: "not the instance's current sandbox" },
+    ],
+    [
+      "starting: the first tick races the health check",
+      state({ status: "starting" }),
+      {},
+      null,
+      { action: "none", reason: "instance is starting" },
+    ],
+    [
+      "snapshotting: leave it alone",
+      state({ status: "snapshotting" }),
+      {},
+      null,
+      { action: "none", reason: "instance is snapshotting" },
+    ],
+    [
+      "daemon failed → stop at once, even in grace",
+      state(),
+      { daemonStatus: "failed", daemonRestarts: 5, sandboxCreatedAt: NOW },
+      null,
+      { action: "stop-failed", reason: "daemon failed after 5 restarts" },
+    ],
+    [
+      "idle → sleep",
+      state(),
+      {},
+      null,
+      { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" },
+    ],
+    [
+      "file activity with 2 min of TTL left → extend 3 min",
+      state(),
+      { lastChangedAt: NOW - MIN },
+      null,
+      { action: "extend", reason: "file-activity", byMs: 3 * MIN },
+    ],
+    [
+      "grace with 4:59 left → extend",
+      state({ ttlDeadline: NOW + 5 * MIN - 1 }),
+      { sandboxCreatedAt: NOW - MIN },
+      null,
+      { action: "extend", reason: "grace", byMs: 3 * MIN },
+    ],
+    [
+      "grace with exactly 5 min left → no extend (buffer edge)",
+      state({ ttlDeadline: NOW + 5 * MIN }),
+      { sandboxCreatedAt: NOW - MIN },
+      null,
+      { action: "none", reason: "grace: native TTL has 300 s left" },
+    ],
+    [
+      "cron within window, TTL short → extend",
+      state(),
+      {},
+      NOW + 10 * MIN,
+      { action: "extend", reason: "cron", byMs: 3 * MIN },
+    ],
+    [
+      "cron beyond window → sleep",
+      state(),
+      {},
+      NOW + 16 * MIN,
+      { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" },
+    ],
+    [
+      "unknown TTL deadline counts as no runway",
+      state({ ttlDeadline: null }),
+      { lastChangedAt: NOW },
+      null,
+      { action: "extend", reason: "file-activity", byMs: 3 * MIN },
+    ],
   ])("%s", (_name, st, body, cronDueAt, expected) => {
     expect(decideHeartbeat(st, { hb: hb(body), cronDueAt, now: NOW }, S)).toEqual(expected);
   });
@@ -97,28 +190,59 @@ describe("mayAutoWake", () => {
 describe("planRestore", () => {
   const snaps = [{ id: "snap_3" }, { id: "snap_2" }, { id: "snap_1" }];
   it.each([
-    ["first start", { snapshots: [], expectedSnapshotId: null, fresh: false, requested: null }, { kind: "fresh", reason: "no snapshot yet: first start" }],
-    ["newest first, with fallbacks", { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: null }, { kind: "restore", candidates: ["snap_3", "snap_2", "snap_1"] }],
-    ["explicit fresh start ignores snapshots", { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: true, requested: null }, { kind: "fresh", reason: "operator asked to start fresh" }],
-    ["wake from a chosen snapshot", { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: "snap_1" }, { kind: "restore", candidates: ["snap_1"] }],
-    ["chosen snapshot missing", { snapshots: snaps, expectedSnapshotId: null, fresh: false, requested: "snap_9" }, { kind: "refuse", reason: "snapshot snap_9 does not exist" }],
+    [
+      "first start",
+      { snapshots: [], expectedSnapshotId: null, fresh: false, requested: null },
+      { kind: "fresh", reason: "no snapshot yet: first start" },
+    ],
+    [
+      "newest first, with fallbacks",
+      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: null },
+      { kind: "restore", candidates: ["snap_3", "snap_2", "snap_1"] },
+    ],
+    [
+      "explicit fresh start ignores snapshots",
+      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: true, requested: null },
+      { kind: "fresh", reason: "operator asked to start fresh" },
+    ],
+    [
+      "wake from a chosen snapshot",
+      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: "snap_1" },
+      { kind: "restore", candidates: ["snap_1"] },
+    ],
+    [
+      "chosen snapshot missing",
+      { snapshots: snaps, expectedSnapshotId: null, fresh: false, requested: "snap_9" },
+      { kind: "refuse", reason: "snapshot snap_9 does not exist" },
+    ],
   ] as const)("%s", (_n, input, expected) => {
     expect(planRestore(input)).toEqual(expected);
   });
 
   it("refuses to start empty when the agent's snapshots have vanished", () => {
-    const plan = planRestore({ snapshots: [], expectedSnapshotId: "snap_3", fresh: false, requested: null });
+    const plan = planRestore({
+      snapshots: [],
+      expectedSnapshotId: "snap_3",
+      fresh: false,
+      requested: null,
+    });
     expect(plan.kind).toBe("refuse");
   });
 });
 
 describe("sleepForecast", () => {
   it("reports the reason in force and when it lapses", () => {
-    const f = sleepForecast({ sandboxCreatedAt: NOW - 10 * MIN, lastChangedAt: NOW - 2 * MIN, cronDueAt: null, now: NOW }, S);
+    const f = sleepForecast(
+      { sandboxCreatedAt: NOW - 10 * MIN, lastChangedAt: NOW - 2 * MIN, cronDueAt: null, now: NOW },
+      S,
+    );
     expect(f).toEqual({ reason: "file-activity", activeUntil: NOW + 3 * MIN });
   });
   it("an idle instance is due to sleep now", () => {
-    const f = sleepForecast({ sandboxCreatedAt: NOW - 10 * MIN, lastChangedAt: NOW - 9 * MIN, cronDueAt: null, now: NOW }, S);
+    const f = sleepForecast(
+      { sandboxCreatedAt: NOW - 10 * MIN, lastChangedAt: NOW - 9 * MIN, cronDueAt: null, now: NOW },
+      S,
+    );
     expect(f).toEqual({ reason: null, activeUntil: NOW });
   });
 });

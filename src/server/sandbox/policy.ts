@@ -42,7 +42,11 @@ export function activeReason(
   const { now } = facts;
   if (now - facts.sandboxCreatedAt < s.activeDurationMs) return "grace";
   if (now - facts.lastChangedAt < s.activeDurationMs) return "file-activity";
-  if (facts.cronDueAt !== null && facts.cronDueAt >= now && facts.cronDueAt - now <= s.cronKeepAliveWindowMs) {
+  if (
+    facts.cronDueAt !== null &&
+    facts.cronDueAt >= now &&
+    facts.cronDueAt - now <= s.cronKeepAliveWindowMs
+  ) {
     return "cron";
   }
   return null;
@@ -65,20 +69,36 @@ export function decideHeartbeat(
     return { action: "stop-failed", reason: `daemon failed after ${hb.daemonRestarts} restarts` };
   }
   const reason = activeReason(
-    { sandboxCreatedAt: hb.sandboxCreatedAt, lastChangedAt: hb.lastChangedAt, cronDueAt: facts.cronDueAt, now },
+    {
+      sandboxCreatedAt: hb.sandboxCreatedAt,
+      lastChangedAt: hb.lastChangedAt,
+      cronDueAt: facts.cronDueAt,
+      now,
+    },
     s,
   );
-  if (!reason) return { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" };
+  if (!reason)
+    return {
+      action: "sleep",
+      reason: "idle: no file activity, grace period over, no cron job due",
+    };
   const remaining = (state.ttlDeadline ?? 0) - now;
   if (remaining < s.ttlBufferMs) return { action: "extend", reason, byMs: s.extendByMs };
-  return { action: "none", reason: `${reason}: native TTL has ${Math.round(remaining / 1000)} s left` };
+  return {
+    action: "none",
+    reason: `${reason}: native TTL has ${Math.round(remaining / 1000)} s left`,
+  };
 }
 
 /**
  * Whether a message or cron may wake the instance now. A failed instance is retried only
  * after a cooldown so a broken snapshot or crash-looping daemon cannot spin sandboxes.
  */
-export function mayAutoWake(state: InstanceState | null, now: number, s: Pick<PolicySettings, "failedWakeCooldownMs">): boolean {
+export function mayAutoWake(
+  state: InstanceState | null,
+  now: number,
+  s: Pick<PolicySettings, "failedWakeCooldownMs">,
+): boolean {
   if (!state) return true;
   if (state.status === "failed") return now - state.since >= s.failedWakeCooldownMs;
   return state.status === "uninitialized" || state.status === "sleeping";
@@ -90,7 +110,10 @@ export function sleepForecast(
   s: Pick<PolicySettings, "activeDurationMs" | "cronKeepAliveWindowMs">,
 ): { reason: ExtendReason | null; activeUntil: number } {
   const reason = activeReason(facts, s);
-  const ends = [facts.sandboxCreatedAt + s.activeDurationMs, facts.lastChangedAt + s.activeDurationMs];
+  const ends = [
+    facts.sandboxCreatedAt + s.activeDurationMs,
+    facts.lastChangedAt + s.activeDurationMs,
+  ];
   if (reason === "cron" && facts.cronDueAt !== null) ends.push(facts.cronDueAt);
   return { reason, activeUntil: Math.max(facts.now, ...ends) };
 }

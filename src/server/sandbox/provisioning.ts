@@ -1,8 +1,8 @@
 import type { ToolSpec } from "../../config/schema";
 import { HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
 import type { SidecarConfigInput } from "../../protocol/sidecar-config";
-import { PROVISION_DIR } from "../agents/types";
 import type { Agent } from "../agents/types";
+import { PROVISION_DIR } from "../agents/types";
 import { readBundle } from "../bundles";
 import type { ManagedSandbox, SandboxFile } from "./providers/types";
 
@@ -40,12 +40,18 @@ export async function provisionFiles(input: ProvisionInput): Promise<SandboxFile
   return [
     ...agentFiles,
     { path: SIDECAR_FILE, content: sidecar },
-    { path: SIDECAR_CONFIG_FILE, content: `${JSON.stringify(buildSidecarConfig(input), null, 2)}\n` },
+    {
+      path: SIDECAR_CONFIG_FILE,
+      content: `${JSON.stringify(buildSidecarConfig(input), null, 2)}\n`,
+    },
   ];
 }
 
 /** Starts the sidecar detached; the heartbeat secret travels only in its environment (seed 001). */
-export async function launchSidecar(sandbox: ManagedSandbox, heartbeatSecret: string): Promise<void> {
+export async function launchSidecar(
+  sandbox: ManagedSandbox,
+  heartbeatSecret: string,
+): Promise<void> {
   await sandbox.runCommand({
     cmd: "node",
     args: [SIDECAR_FILE, SIDECAR_CONFIG_FILE],

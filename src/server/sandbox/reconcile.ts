@@ -33,12 +33,15 @@ export async function reconcile(
     const now = d.clock();
     const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
     const running = sandbox?.status === "running" && cur.value.status === "running";
-    const reported = running && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
+    const reported =
+      running && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
     const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
     cur = sched.cur;
     const orphans = (await d.provider.list())
       .filter((s) => s.labels.instance === d.config.instance.name && s.id !== cur.value.sandboxId)
-      .filter((s) => s.status === "running" || s.status === "pending" || s.status === "snapshotting")
+      .filter(
+        (s) => s.status === "running" || s.status === "pending" || s.status === "snapshotting",
+      )
       .map((s) => s.id);
     const actions = planTick(
       {
@@ -56,7 +59,8 @@ export async function reconcile(
         if (action.kind === "repair") await repairStuck(d, cell);
         else if (action.kind === "mark-dead") await markDead(d, cell, action.sandboxStatus);
         else if (action.kind === "stop-orphans") await stopOrphans(d, action.ids);
-        else if (action.kind === "run-cron") await enqueueDueJobs(d.store, sched.view, sched.schedule, now);
+        else if (action.kind === "run-cron")
+          await enqueueDueJobs(d.store, sched.view, sched.schedule, now);
       } catch (err) {
         errors.push(`${action.kind}: ${errorMessage(err)}`);
       }
@@ -70,7 +74,10 @@ export async function reconcile(
     try {
       if (action.kind === "drain" || action.kind === "run-cron") await manager.drain();
       else if (action.kind === "wake") {
-        await manager.wakeAndDeliver({ reason: action.reason === "cron" ? "a cron job is due" : "queued messages", trigger: action.reason === "cron" ? "cron" : "message" });
+        await manager.wakeAndDeliver({
+          reason: action.reason === "cron" ? "a cron job is due" : "queued messages",
+          trigger: action.reason === "cron" ? "cron" : "message",
+        });
       }
     } catch (err) {
       errors.push(`${action.kind}: ${errorMessage(err)}`);
@@ -90,30 +97,53 @@ export async function repairStuck(d: ManagerDeps, cell: StateCell): Promise<void
   if (!TRANSITIONAL.has(from)) return;
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   if (sandbox?.status === "running" && from !== "stopping" && (await isHealthy(sandbox))) {
-    if (from === "creating") cur = await cell.transition(cur, "starting", {}, { reason: "repair: sandbox found provisioned" });
-    await cell.transition(cur, "running", { error: null }, { reason: `repaired: ${from} was interrupted; the sandbox is healthy`, level: "warn" });
+    if (from === "creating")
+      cur = await cell.transition(
+        cur,
+        "starting",
+        {},
+        { reason: "repair: sandbox found provisioned" },
+      );
+    await cell.transition(
+      cur,
+      "running",
+      { error: null },
+      { reason: `repaired: ${from} was interrupted; the sandbox is healthy`, level: "warn" },
+    );
     return;
   }
   if (sandbox) await stopQuietly(d, sandbox.id);
-  const hasSnapshot = cur.value.snapshotId !== null || (await d.provider.listSnapshots()).length > 0;
-  const rest = from === "snapshotting" || from === "stopping" || hasSnapshot ? "sleeping" : "uninitialized";
+  const hasSnapshot =
+    cur.value.snapshotId !== null || (await d.provider.listSnapshots()).length > 0;
+  const rest =
+    from === "snapshotting" || from === "stopping" || hasSnapshot ? "sleeping" : "uninitialized";
   const hookErrors = await registerAll(d.hooks);
   if (cur.value.sandboxId) await recordAwake(d, cur.value, cur.value.sandboxId);
   await cell.transition(
     cur,
     rest,
     { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, hooksRegistered: true },
-    { reason: `repaired: ${from} was interrupted (the server stopped mid-operation)`, level: "warn", details: { hookErrors, sandboxId: cur.value.sandboxId } },
+    {
+      reason: `repaired: ${from} was interrupted (the server stopped mid-operation)`,
+      level: "warn",
+      details: { hookErrors, sandboxId: cur.value.sandboxId },
+    },
   );
 }
 
-async function markDead(d: ManagerDeps, cell: StateCell, truth: SandboxStatus | null): Promise<void> {
+async function markDead(
+  d: ManagerDeps,
+  cell: StateCell,
+  truth: SandboxStatus | null,
+): Promise<void> {
   const cur = await cell.read();
   const id = cur.value.sandboxId;
   if (cur.value.status !== "running" || !id) return;
   const hookErrors = await registerAll(d.hooks);
   await recordAwake(d, cur.value, id);
-  const from = cur.value.snapshotId ? `snapshot ${cur.value.snapshotId}` : "no snapshot (changes since it started are lost)";
+  const from = cur.value.snapshotId
+    ? `snapshot ${cur.value.snapshotId}`
+    : "no snapshot (changes since it started are lost)";
   await cell.transition(
     cur,
     "sleeping",
@@ -121,7 +151,7 @@ async function markDead(d: ManagerDeps, cell: StateCell, truth: SandboxStatus | 
     {
       reason: `sandbox ${id} ${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted); asleep from ${from}`,
       level: "warn",
-      details: { sandboxId: id, providerStatus: truth },
+      details: { sandboxId: id, providerStatus: truth, hookErrors },
     },
   );
 }
@@ -129,7 +159,12 @@ async function markDead(d: ManagerDeps, cell: StateCell, truth: SandboxStatus | 
 async function stopOrphans(d: ManagerDeps, ids: string[]): Promise<void> {
   for (const id of ids) {
     await stopQuietly(d, id);
-    await recordEvent(d, { type: "sandbox.orphan-stopped", level: "warn", sandboxId: id, message: `stopped sandbox ${id}: the instance does not own it any more` });
+    await recordEvent(d, {
+      type: "sandbox.orphan-stopped",
+      level: "warn",
+      sandboxId: id,
+      message: `stopped sandbox ${id}: the instance does not own it any more`,
+    });
   }
 }
 
@@ -144,7 +179,9 @@ async function findSandbox(d: ManagerDeps, id: string): Promise<ManagedSandbox |
 
 async function isHealthy(sandbox: ManagedSandbox): Promise<boolean> {
   try {
-    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, { signal: AbortSignal.timeout(2_000) });
+    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
+      signal: AbortSignal.timeout(2_000),
+    });
     return sidecarHealthSchema.parse(await res.json()).ok;
   } catch {
     return false;
@@ -153,7 +190,12 @@ async function isHealthy(sandbox: ManagedSandbox): Promise<boolean> {
 
 async function agentJobs(d: ManagerDeps, sandbox: ManagedSandbox, errors: string[]) {
   try {
-    return (await d.agent.cronJobs?.(sandbox.domain(d.agent.daemon().port), AbortSignal.timeout(5_000))) ?? null;
+    return (
+      (await d.agent.cronJobs?.(
+        sandbox.domain(d.agent.daemon().port),
+        AbortSignal.timeout(5_000),
+      )) ?? null
+    );
   } catch (err) {
     errors.push(`agent cron jobs: ${errorMessage(err)}`);
     return null;

@@ -1,9 +1,9 @@
+import { CLAIM_MARGIN_MS } from "../inbox/drain";
 import type { InstanceState } from "../store/types";
-import { type LifecycleDeps, errorMessage, recordEvent, sleepMs } from "./deps";
+import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
 import type { StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
-import { CLAIM_MARGIN_MS } from "../inbox/drain";
 
 export type SleepOutcome =
   | { status: "sleeping"; snapshotId: string; timings: Record<string, number> }
@@ -24,8 +24,10 @@ export async function snapshotAndStop(
 ): Promise<SleepOutcome> {
   let cur = await cell.read();
   const sandboxId = cur.value.sandboxId;
-  if (cur.value.status !== "running" || !sandboxId) return { status: "skipped", reason: `instance is ${cur.value.status}` };
-  if (expectSandboxId && sandboxId !== expectSandboxId) return { status: "skipped", reason: "sandbox changed meanwhile" };
+  if (cur.value.status !== "running" || !sandboxId)
+    return { status: "skipped", reason: `instance is ${cur.value.status}` };
+  if (expectSandboxId && sandboxId !== expectSandboxId)
+    return { status: "skipped", reason: "sandbox changed meanwhile" };
 
   const t0 = Date.now();
   cur = await cell.transition(cur, "snapshotting", {}, { reason });
@@ -54,11 +56,21 @@ export async function snapshotAndStop(
   const snapshotMs = Date.now() - t0;
   if (!snapshotId) {
     const error = `snapshot failed ${errors.length} times (${errors.at(-1)}); the sandbox keeps running so no state is lost`;
-    await cell.transition(cur, "running", { error }, { reason: error, level: "error", details: { errors } });
+    await cell.transition(
+      cur,
+      "running",
+      { error },
+      { reason: error, level: "error", details: { errors } },
+    );
     return { status: "kept-running", error };
   }
 
-  cur = await cell.transition(cur, "stopping", { snapshotId }, { reason: `snapshot ${snapshotId} taken; stopping`, details: { snapshotMs } });
+  cur = await cell.transition(
+    cur,
+    "stopping",
+    { snapshotId },
+    { reason: `snapshot ${snapshotId} taken; stopping`, details: { snapshotMs } },
+  );
   const hookErrors = await registerAll(d.hooks);
   await lock.confirm();
   const stopStarted = Date.now();
@@ -68,8 +80,18 @@ export async function snapshotAndStop(
   await cell.transition(
     cur,
     "sleeping",
-    { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, hooksRegistered: true, error: null, lastExtend: null },
-    { reason: `asleep (${reason})`, details: { snapshotId, timings: { snapshotMs, stopMs }, hookErrors, sandboxId } },
+    {
+      sandboxId: null,
+      sandboxCreatedAt: null,
+      ttlDeadline: null,
+      hooksRegistered: true,
+      error: null,
+      lastExtend: null,
+    },
+    {
+      reason: `asleep (${reason})`,
+      details: { snapshotId, timings: { snapshotMs, stopMs }, hookErrors, sandboxId },
+    },
   );
   await applyRetention(d);
   return { status: "sleeping", snapshotId, timings: { snapshotMs, stopMs } };
@@ -79,7 +101,12 @@ export async function snapshotAndStop(
  * The supervisor gave up on the daemon: stop at once without a snapshot (seed 000), so a
  * crash-looping state never becomes the newest snapshot; earlier snapshots stay for recovery.
  */
-export async function stopFailedDaemon(d: LifecycleDeps, cell: StateCell, reason: string, expectSandboxId: string): Promise<boolean> {
+export async function stopFailedDaemon(
+  d: LifecycleDeps,
+  cell: StateCell,
+  reason: string,
+  expectSandboxId: string,
+): Promise<boolean> {
   let cur = await cell.read();
   if (cur.value.status !== "running" || cur.value.sandboxId !== expectSandboxId) return false;
   cur = await cell.transition(cur, "stopping", {}, { reason, level: "error" });
@@ -89,8 +116,18 @@ export async function stopFailedDaemon(d: LifecycleDeps, cell: StateCell, reason
   await cell.transition(
     cur,
     "failed",
-    { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, hooksRegistered: true, error: reason },
-    { reason: `${reason}; sandbox stopped`, level: "error", details: { hookErrors, sandboxId: expectSandboxId } },
+    {
+      sandboxId: null,
+      sandboxCreatedAt: null,
+      ttlDeadline: null,
+      hooksRegistered: true,
+      error: reason,
+    },
+    {
+      reason: `${reason}; sandbox stopped`,
+      level: "error",
+      details: { hookErrors, sandboxId: expectSandboxId },
+    },
   );
   return true;
 }
@@ -99,11 +136,18 @@ export async function stopQuietly(d: LifecycleDeps, sandboxId: string): Promise<
   try {
     await (await d.provider.get(sandboxId)).stop();
   } catch (err) {
-    d.logger.warn({ sandboxId, err: errorMessage(err) }, "stopping sandbox failed (it may already be gone)");
+    d.logger.warn(
+      { sandboxId, err: errorMessage(err) },
+      "stopping sandbox failed (it may already be gone)",
+    );
   }
 }
 
-export async function recordAwake(d: LifecycleDeps, state: InstanceState, sandboxId: string): Promise<void> {
+export async function recordAwake(
+  d: LifecycleDeps,
+  state: InstanceState,
+  sandboxId: string,
+): Promise<void> {
   const start = state.sandboxCreatedAt;
   if (start === null) return;
   const now = d.clock();
@@ -117,9 +161,19 @@ export async function applyRetention(d: LifecycleDeps): Promise<void> {
   for (const snap of doomed) {
     try {
       await d.provider.deleteSnapshot(snap.id);
-      await recordEvent(d, { type: "snapshot.deleted", sandboxId: snap.sourceSandboxId, message: `retention deleted snapshot ${snap.id} (${d.retention.describe()})`, details: { snapshotId: snap.id } });
+      await recordEvent(d, {
+        type: "snapshot.deleted",
+        sandboxId: snap.sourceSandboxId,
+        message: `retention deleted snapshot ${snap.id} (${d.retention.describe()})`,
+        details: { snapshotId: snap.id },
+      });
     } catch (err) {
-      await recordEvent(d, { type: "snapshot.delete-failed", level: "warn", sandboxId: null, message: `retention could not delete ${snap.id}: ${errorMessage(err)}` });
+      await recordEvent(d, {
+        type: "snapshot.delete-failed",
+        level: "warn",
+        sandboxId: null,
+        message: `retention could not delete ${snap.id}: ${errorMessage(err)}`,
+      });
     }
   }
 }

@@ -1,12 +1,12 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../store/types";
-import { type LifecycleDeps, errorMessage, recordEvent } from "./deps";
+import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
 import { waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
 import { planRestore } from "./policy";
-import { launchSidecar, provisionFiles } from "./provisioning";
 import type { ManagedSandbox } from "./providers/types";
+import { launchSidecar, provisionFiles } from "./provisioning";
 import type { StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
 
@@ -36,7 +36,12 @@ export async function startSandbox(
 ): Promise<StartOutcome> {
   const t0 = Date.now();
   const timings: Record<string, number> = { lockMs: lockWaitMs };
-  cur = await cell.transition(cur, "creating", { sandboxId: null, error: null }, { reason: req.reason });
+  cur = await cell.transition(
+    cur,
+    "creating",
+    { sandboxId: null, error: null },
+    { reason: req.reason },
+  );
 
   const snapshots = await d.provider.listSnapshots();
   const plan = planRestore({
@@ -68,7 +73,13 @@ export async function startSandbox(
     } catch (err) {
       const what = snapshotId ? `restore of snapshot ${snapshotId}` : "create";
       restoreErrors.push(`${what}: ${errorMessage(err)}`);
-      await recordEvent(d, { type: "sandbox.create-failed", level: "error", sandboxId: null, message: `${what} failed: ${errorMessage(err)}`, details: { snapshotId } });
+      await recordEvent(d, {
+        type: "sandbox.create-failed",
+        level: "error",
+        sandboxId: null,
+        message: `${what} failed: ${errorMessage(err)}`,
+        details: { snapshotId },
+      });
     }
   }
   if (!sandbox) {
@@ -103,7 +114,12 @@ export async function startSandbox(
     await lock.confirm();
     await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id));
     timings.sidecarStartMs = Date.now() - mark;
-    cur = await cell.transition(cur, "starting", {}, { reason: "sidecar launched; waiting for the daemon" });
+    cur = await cell.transition(
+      cur,
+      "starting",
+      {},
+      { reason: "sidecar launched; waiting for the daemon" },
+    );
 
     const health = await waitForHealth(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
       budgetMs: d.timings.healthBudgetMs,
@@ -118,11 +134,18 @@ export async function startSandbox(
       cur,
       "running",
       { hooksRegistered: false, error: null },
-      { reason: restoredFrom ? `running, restored from ${restoredFrom}` : "running, fresh", details: { timings, hookErrors, restoredFrom } },
+      {
+        reason: restoredFrom ? `running, restored from ${restoredFrom}` : "running, fresh",
+        details: { timings, hookErrors, restoredFrom },
+      },
     );
     return { status: "running", sandboxId: sandbox.id, timings };
   } catch (err) {
-    await sandbox.stop().catch((stopErr: unknown) => d.logger.warn({ err: stopErr }, "stopping the failed sandbox failed"));
+    await sandbox
+      .stop()
+      .catch((stopErr: unknown) =>
+        d.logger.warn({ err: stopErr }, "stopping the failed sandbox failed"),
+      );
     return fail(d, cell, await cell.read(), sandbox.id, `start failed: ${errorMessage(err)}`);
   }
 }

@@ -53,7 +53,13 @@ export class StateCell {
   ): Promise<Versioned<InstanceState>> {
     assertTransition(cur.value.status, to);
     const now = this.clock();
-    const next: InstanceState = { ...cur.value, ...patch, status: to, since: now, reason: note.reason };
+    const next: InstanceState = {
+      ...cur.value,
+      ...patch,
+      status: to,
+      since: now,
+      reason: note.reason,
+    };
     const written = await this.write(cur, next, `${cur.value.status} → ${to}`);
     const level = note.level ?? "info";
     const sandboxId = next.sandboxId ?? cur.value.sandboxId;
@@ -70,7 +76,10 @@ export class StateCell {
   }
 
   /** Same-status update (TTL deadline, cron due time). */
-  async patch(cur: Versioned<InstanceState>, patch: Partial<InstanceState>): Promise<Versioned<InstanceState>> {
+  async patch(
+    cur: Versioned<InstanceState>,
+    patch: Partial<InstanceState>,
+  ): Promise<Versioned<InstanceState>> {
     return this.write(cur, { ...cur.value, ...patch }, "update");
   }
 

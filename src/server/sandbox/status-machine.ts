@@ -19,7 +19,12 @@ const TRANSITIONS: Record<InstanceStatus, readonly InstanceStatus[]> = {
   failed: ["creating"],
 };
 
-export const TRANSITIONAL: ReadonlySet<InstanceStatus> = new Set(["creating", "starting", "snapshotting", "stopping"]);
+export const TRANSITIONAL: ReadonlySet<InstanceStatus> = new Set([
+  "creating",
+  "starting",
+  "snapshotting",
+  "stopping",
+]);
 
 /** Statuses in which a sandbox is meant to exist. */
 export const HAS_SANDBOX: ReadonlySet<InstanceStatus> = new Set([

@@ -32,27 +32,94 @@ function st(status: InstanceState["status"], over: Partial<InstanceState> = {}):
 }
 
 function facts(over: Partial<TickFacts>): TickFacts {
-  return { state: null, sandboxStatus: null, orphans: [], inboxPending: 0, cronDueAt: null, now: NOW, ...over };
+  return {
+    state: null,
+    sandboxStatus: null,
+    orphans: [],
+    inboxPending: 0,
+    cronDueAt: null,
+    now: NOW,
+    ...over,
+  };
 }
 
 describe("planTick", () => {
   it.each<[string, Partial<TickFacts>, ReturnType<typeof planTick>]>([
     ["nothing to do when never started", {}, []],
     ["healthy running instance", { state: st("running"), sandboxStatus: "running" }, []],
-    ["sandbox killed by its TTL → mark sleeping", { state: st("running"), sandboxStatus: "stopped" }, [{ kind: "mark-dead", sandboxStatus: "stopped" }]],
-    ["sandbox vanished entirely", { state: st("running"), sandboxStatus: null }, [{ kind: "mark-dead", sandboxStatus: null }]],
-    ["stuck creating (lock free) → repair", { state: st("creating"), sandboxStatus: "running" }, [{ kind: "repair", from: "creating" }]],
-    ["stuck snapshotting → repair", { state: st("snapshotting"), sandboxStatus: "running" }, [{ kind: "repair", from: "snapshotting" }]],
-    ["orphans are stopped", { state: st("sleeping", { sandboxId: null }), orphans: ["sbx_9"] }, [{ kind: "stop-orphans", ids: ["sbx_9"] }]],
-    ["repair and orphans together, nothing else", { state: st("stopping"), sandboxStatus: "stopped", orphans: ["sbx_9"], inboxPending: 3 }, [{ kind: "repair", from: "stopping" }, { kind: "stop-orphans", ids: ["sbx_9"] }]],
-    ["running with pending inbox → drain", { state: st("running"), sandboxStatus: "running", inboxPending: 2 }, [{ kind: "drain" }]],
-    ["running and a cron job is due → run it", { state: st("running"), sandboxStatus: "running", cronDueAt: NOW }, [{ kind: "run-cron" }]],
-    ["running, cron not yet due", { state: st("running"), sandboxStatus: "running", cronDueAt: NOW + MIN }, []],
-    ["sleeping, cron due within lead time → wake", { state: st("sleeping", { sandboxId: null }), cronDueAt: NOW + MIN }, [{ kind: "wake", reason: "cron" }]],
-    ["sleeping, cron due after lead time → wait", { state: st("sleeping", { sandboxId: null }), cronDueAt: NOW + MIN + 1 }, []],
-    ["sleeping with pending inbox → wake", { state: st("sleeping", { sandboxId: null }), inboxPending: 1 }, [{ kind: "wake", reason: "inbox" }]],
-    ["failed recently with pending inbox → wait out the cooldown", { state: st("failed", { sandboxId: null, since: NOW - MIN }), inboxPending: 1 }, []],
-    ["failed long ago with pending inbox → retry", { state: st("failed", { sandboxId: null, since: NOW - 6 * MIN }), inboxPending: 1 }, [{ kind: "wake", reason: "inbox" }]],
+    [
+      "sandbox killed by its TTL → mark sleeping",
+      { state: st("running"), sandboxStatus: "stopped" },
+      [{ kind: "mark-dead", sandboxStatus: "stopped" }],
+    ],
+    [
+      "sandbox vanished entirely",
+      { state: st("running"), sandboxStatus: null },
+      [{ kind: "mark-dead", sandboxStatus: null }],
+    ],
+    [
+      "stuck creating (lock free) → repair",
+      { state: st("creating"), sandboxStatus: "running" },
+      [{ kind: "repair", from: "creating" }],
+    ],
+    [
+      "stuck snapshotting → repair",
+      { state: st("snapshotting"), sandboxStatus: "running" },
+      [{ kind: "repair", from: "snapshotting" }],
+    ],
+    [
+      "orphans are stopped",
+      { state: st("sleeping", { sandboxId: null }), orphans: ["sbx_9"] },
+      [{ kind: "stop-orphans", ids: ["sbx_9"] }],
+    ],
+    [
+      "repair and orphans together, nothing else",
+      { state: st("stopping"), sandboxStatus: "stopped", orphans: ["sbx_9"], inboxPending: 3 },
+      [
+        { kind: "repair", from: "stopping" },
+        { kind: "stop-orphans", ids: ["sbx_9"] },
+      ],
+    ],
+    [
+      "running with pending inbox → drain",
+      { state: st("running"), sandboxStatus: "running", inboxPending: 2 },
+      [{ kind: "drain" }],
+    ],
+    [
+      "running and a cron job is due → run it",
+      { state: st("running"), sandboxStatus: "running", cronDueAt: NOW },
+      [{ kind: "run-cron" }],
+    ],
+    [
+      "running, cron not yet due",
+      { state: st("running"), sandboxStatus: "running", cronDueAt: NOW + MIN },
+      [],
+    ],
+    [
+      "sleeping, cron due within lead time → wake",
+      { state: st("sleeping", { sandboxId: null }), cronDueAt: NOW + MIN },
+      [{ kind: "wake", reason: "cron" }],
+    ],
+    [
+      "sleeping, cron due after lead time → wait",
+      { state: st("sleeping", { sandboxId: null }), cronDueAt: NOW + MIN + 1 },
+      [],
+    ],
+    [
+      "sleeping with pending inbox → wake",
+      { state: st("sleeping", { sandboxId: null }), inboxPending: 1 },
+      [{ kind: "wake", reason: "inbox" }],
+    ],
+    [
+      "failed recently with pending inbox → wait out the cooldown",
+      { state: st("failed", { sandboxId: null, since: NOW - MIN }), inboxPending: 1 },
+      [],
+    ],
+    [
+      "failed long ago with pending inbox → retry",
+      { state: st("failed", { sandboxId: null, since: NOW - 6 * MIN }), inboxPending: 1 },
+      [{ kind: "wake", reason: "inbox" }],
+    ],
   ])("%s", (_n, over, expected) => {
     expect(planTick(facts(over), S)).toEqual(expected);
   });

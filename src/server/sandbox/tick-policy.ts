@@ -1,6 +1,6 @@
 import type { InstanceState } from "../store/types";
-import type { SandboxStatus } from "./providers/types";
 import { mayAutoWake, type PolicySettings } from "./policy";
+import type { SandboxStatus } from "./providers/types";
 import { HAS_SANDBOX, TRANSITIONAL } from "./status-machine";
 
 /** What the periodic reconcile tick knows, gathered by the manager while holding the lifecycle lock. */
@@ -30,7 +30,10 @@ export type TickAction =
 export function planTick(f: TickFacts, s: PolicySettings): TickAction[] {
   const actions: TickAction[] = [];
   const status = f.state?.status ?? "uninitialized";
-  const alive = f.sandboxStatus === "running" || f.sandboxStatus === "pending" || f.sandboxStatus === "snapshotting";
+  const alive =
+    f.sandboxStatus === "running" ||
+    f.sandboxStatus === "pending" ||
+    f.sandboxStatus === "snapshotting";
 
   if (f.state && TRANSITIONAL.has(status)) {
     actions.push({ kind: "repair", from: status });
@@ -46,7 +49,8 @@ export function planTick(f: TickFacts, s: PolicySettings): TickAction[] {
     return actions;
   }
   if (mayAutoWake(f.state, f.now, s)) {
-    if (f.cronDueAt !== null && f.cronDueAt - f.now <= s.cronWakeLeadTimeMs) actions.push({ kind: "wake", reason: "cron" });
+    if (f.cronDueAt !== null && f.cronDueAt - f.now <= s.cronWakeLeadTimeMs)
+      actions.push({ kind: "wake", reason: "cron" });
     else if (f.inboxPending > 0) actions.push({ kind: "wake", reason: "inbox" });
   }
   return actions;

@@ -17,7 +17,12 @@ export async function teardownAll(hooks: readonly WakeHook[]): Promise<string[]>
 }
 
 /** Every hook is attempted; failures are returned (as "channel: message") for the event log. */
-async function runAll(hooks: readonly WakeHook[], fn: (h: WakeHook) => Promise<void>): Promise<string[]> {
+async function runAll(
+  hooks: readonly WakeHook[],
+  fn: (h: WakeHook) => Promise<void>,
+): Promise<string[]> {
   const results = await Promise.allSettled(hooks.map(fn));
-  return results.flatMap((r, i) => (r.status === "rejected" ? [`${hooks[i]?.channel}: ${(r.reason as Error).message}`] : []));
+  return results.flatMap((r, i) =>
+    r.status === "rejected" ? [`${hooks[i]?.channel}: ${(r.reason as Error).message}`] : [],
+  );
 }

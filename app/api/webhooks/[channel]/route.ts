@@ -10,6 +10,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ cha
   if (ctx instanceof Error) return errorResponse(ctx, null);
   const { channel } = await params;
   const { response, followUp } = await handleWebhookRequest(request, channel, ctx);
-  if (followUp) after(() => followUp().catch((err: unknown) => ctx.logger.error({ err: String(err) }, "webhook wake failed")));
+  if (followUp)
+    after(() =>
+      followUp().catch((err: unknown) =>
+        ctx.logger.error({ err: String(err) }, "webhook wake failed"),
+      ),
+    );
   return response;
 }

@@ -1,0 +1,9 @@
+import { NextResponse } from "next/server";
+import { effectiveConfig } from "@/src/server/dashboard/effective-config";
+import { operatorRoute } from "@/src/server/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute("read", async (_req, ctx) =>
+  NextResponse.json({ rows: effectiveConfig(ctx.config, ctx.env) }),
+);

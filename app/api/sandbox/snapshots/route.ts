@@ -1,0 +1,8 @@
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/src/server/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute("read", async (_req, ctx) =>
+  NextResponse.json({ snapshots: await ctx.provider.listSnapshots() }),
+);

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import type { LifecycleTimings } from "../../src/config/constants";
+import { LocalProvider } from "../../src/server/sandbox/providers/local/local-provider";
+import { freePort, waitFor } from "./free-port";
+
+export interface ClawrunServer {
+  url: string;
+  port: number;
+  stateDir: string;
+  secrets: { clawrun: string; admin: string; cron: string; webhook: string };
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** clawrun.json contents (omitted: defaults, i.e. the echo agent on the local provider). */
+  config?: unknown;
+  timings?: Partial<LifecycleTimings>;
+  env?: Record<string, string>;
+}
+
+/**
+ * The real production server (`next start`, built by the global setup) on a free port,
+ * with its own state dir, config and secrets. stop() also stops every sandbox it started,
+ * since local sandboxes deliberately outlive the server.
+ */
+export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServer> {
+  const stateDir = mkdtempSync(join(tmpdir(), "clawrun-e2e-"));
+  const configPath = join(stateDir, "clawrun.json");
+  writeFileSync(configPath, JSON.stringify(opts.config ?? {}));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const secrets = { clawrun: rand(), admin: rand(), cron: rand(), webhook: rand() };
+  let output = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        CLAWRUN_STATE_DIR: stateDir,
+        CLAWRUN_CONFIG: configPath,
+        CLAWRUN_PUBLIC_URL: url,
+        CLAWRUN_SECRET: secrets.clawrun,
+        ADMIN_SECRET: secrets.admin,
+        CRON_SECRET: secrets.cron,
+        CLAWRUN_WEBHOOK_SECRET: secrets.webhook,
+        CLAWRUN_TIMINGS: JSON.stringify(opts.timings ?? {}),
+        LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
+        ...opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (d) => {
+    output += d;
+  });
+  child.stderr?.on("data", (d) => {
+    output += d;
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+    const provider = new LocalProvider({ stateDir, logger: pino({ level: "silent" }) });
+    for (const s of await provider.list().catch(() => [])) {
+      await (await provider.get(s.id)).stop().catch(() => undefined);
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(
+      "the ClawRun server",
+      async () => (await fetch(`${url}/api/health`)).status > 0,
+      30_000,
+      100,
+    );
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}\n${output}`);
+  }
+  return { url, port, stateDir, secrets, output: () => output, stop };
+}
+
+function rand(): string {
+  return randomBytes(24).toString("base64url");
+}
