@@ -42,7 +42,6 @@ export function LoginForm() {
         type="password"
         autoComplete="current-password"
         required
-        autoFocus
       />
       <button type="submit" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
