@@ -36,13 +36,7 @@ export function LoginForm() {
   return (
     <form onSubmit={submit} className="card stack">
       <label htmlFor="secret">Operator secret</label>
-      <input
-        id="secret"
-        name="secret"
-        type="password"
-        autoComplete="current-password"
-        required
-      />
+      <input id="secret" name="secret" type="password" autoComplete="current-password" required />
       <button type="submit" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </button>

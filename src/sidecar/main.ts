@@ -1,1 +1,56 @@
-console.log("sidecar placeholder");
+/**
+ * ClawRun sidecar entry: `node sidecar.js <config.json>` inside the sandbox, with the
+ * heartbeat secret in CLAWRUN_HB_SECRET. Exit codes: 0 after a clean shutdown on
+ * SIGTERM/SIGINT, 2 for a bad config or missing secret, 1 for anything else fatal.
+ */
+import { HB_SECRET_ENV } from "../protocol/constants";
+import { ConfigError, loadConfig } from "./load-config";
+import { type RunningSidecar, startSidecar } from "./sidecar";
+
+function fatal(message: string, code: number): never {
+  process.stderr.write(`clawrun-sidecar: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig(process.argv[2], process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) fatal(err.message, 2);
+    throw err;
+  }
+  // Nothing in this process needs it in the environment any more: children get explicit envs.
+  delete process.env[HB_SECRET_ENV];
+
+  let sidecar: RunningSidecar | null = null;
+  let pending: string | null = null;
+  const stop = (reason: string, code: number): void => {
+    if (!sidecar) {
+      pending ??= reason; // signal during startup: shut down as soon as there is something to stop
+      return;
+    }
+    void sidecar.shutdown(reason).then(() => process.exit(code));
+  };
+  process.on("SIGTERM", () => stop("SIGTERM", 0));
+  process.on("SIGINT", () => stop("SIGINT", 0));
+  // A sidecar that dies on a bug would orphan the daemon: log, clean up, exit non-zero.
+  process.on("uncaughtException", (err) => {
+    sidecar?.log.error(`uncaught: ${err.stack ?? err.message}`);
+    process.stderr.write(`clawrun-sidecar: ${err.stack ?? err.message}\n`);
+    if (sidecar) stop("uncaught exception", 1);
+    else process.exit(1);
+  });
+  process.on("unhandledRejection", (reason) => {
+    sidecar?.log.error(`unhandled rejection: ${String(reason)}`);
+  });
+
+  try {
+    sidecar = await startSidecar(loaded, process.env);
+  } catch (err) {
+    fatal(`cannot start: ${(err as Error).message}`, 1);
+  }
+  if (pending) stop(pending, 0);
+}
+
+void main();
