@@ -43,7 +43,7 @@ const initialState = {
   error: null,
   hooksRegistered: false,
   lastExtend: null,
-    cronDueAt: null,
+  cronDueAt: null,
 };
 
 let sentAt = 1;

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { LifecycleTimings } from "../../config/constants";
 import type { ClawrunConfig } from "../../config/schema";
+import type { SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import type { Store } from "../store/types";
 import type { PolicySettings } from "./policy";
@@ -23,6 +24,8 @@ export interface LifecycleDeps {
   /** Where sidecars send heartbeats. */
   publicUrl: string;
   clock: () => number;
+  /** Tests only: shortened sidecar timings (restart delay, …); production uses the seed's. */
+  sidecarTimings?: Partial<SidecarTimings>;
 }
 
 export function policySettings(d: {

@@ -191,8 +191,18 @@ export class SandboxLifecycleManager {
     | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }
   > {
     const now = this.d.clock();
-    const { fresh, state } = await this.d.store.recordHeartbeat({ ...hb, sentAt, receivedAt: now });
+    const { fresh, state, previous } = await this.d.store.recordHeartbeat({ ...hb, sentAt, receivedAt: now });
     if (!fresh) return { replay: true };
+    if (previous && hb.daemonRestarts > previous.daemonRestarts) {
+      // Only on change, so the capped event log is not flooded by heartbeats.
+      await recordEvent(this.d, {
+        type: "daemon.restarted",
+        level: "warn",
+        sandboxId: hb.sandboxId,
+        message: `the daemon restarted (${hb.daemonRestarts} restart${hb.daemonRestarts === 1 ? "" : "s"} in this sandbox)`,
+        details: { restarts: hb.daemonRestarts, daemonStatus: hb.daemonStatus },
+      });
+    }
     const cur = state?.value ?? null;
     const decision = decideHeartbeat(
       cur,

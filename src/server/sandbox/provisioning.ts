@@ -1,6 +1,6 @@
 import type { ToolSpec } from "../../config/schema";
 import { HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
-import type { SidecarConfigInput } from "../../protocol/sidecar-config";
+import type { SidecarConfigInput, SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import { PROVISION_DIR } from "../agents/types";
 import { readBundle } from "../bundles";
@@ -17,6 +17,7 @@ export interface ProvisionInput {
   parentUrl: string;
   tools: ToolSpec[];
   heartbeatIntervalMs: number;
+  sidecarTimings?: Partial<SidecarTimings>;
 }
 
 /** Pure: the sidecar's config file. It carries no secret (that goes in the environment). */
@@ -31,7 +32,7 @@ export function buildSidecarConfig(input: ProvisionInput): SidecarConfigInput {
     healthPort: SANDBOX_PORTS.sidecar,
     tools: input.tools,
     activityIgnore: [],
-    timings: { heartbeatIntervalMs: input.heartbeatIntervalMs },
+    timings: { ...input.sidecarTimings, heartbeatIntervalMs: input.heartbeatIntervalMs },
   };
 }
 

@@ -106,6 +106,7 @@ export async function startSandbox(
       parentUrl: d.publicUrl,
       tools: d.config.sandbox.tools,
       heartbeatIntervalMs: d.timings.heartbeatIntervalMs,
+      sidecarTimings: d.sidecarTimings,
     });
     await sandbox.writeFiles(files);
     timings.provisionMs = Date.now() - mark;

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { HB_SECRET_ENV } from "../protocol/constants";
+import { buildChildEnv, expandArgs, localBinDir } from "./daemon-env";
+
+describe("buildChildEnv", () => {
+  const base = {
+    [HB_SECRET_ENV]: "s3cret-s3cret",
+    PATH: "/usr/bin:/bin",
+    HOME: "/sbx",
+    GONE: undefined,
+  };
+
+  it("drops the heartbeat secret, even when the config's env names it", () => {
+    const env = buildChildEnv({ base, root: "/sbx", extra: { [HB_SECRET_ENV]: "x", A: "1" } });
+    expect(env[HB_SECRET_ENV]).toBeUndefined();
+    expect(env.A).toBe("1");
+    expect("GONE" in env).toBe(false);
+  });
+
+  it("prepends <root>/.local/bin to PATH once and sets PORT", () => {
+    const env = buildChildEnv({ base: { PATH: "/sbx/.local/bin:/bin" }, root: "/sbx", port: 4321 });
+    expect(env.PATH).toBe("/sbx/.local/bin:/bin");
+    expect(env.PORT).toBe("4321");
+    expect(buildChildEnv({ base, root: "/sbx" }).PATH).toBe(`${localBinDir("/sbx")}:/usr/bin:/bin`);
+  });
+
+  it("keeps a usable PATH when none is set", () => {
+    expect(buildChildEnv({ base: {}, root: "/r" }).PATH).toMatch(/^\/r\/\.local\/bin:.*\/usr\/bin/);
+  });
+});
+
+describe("expandArgs", () => {
+  it("replaces {PORT}", () => {
+    expect(expandArgs(["serve", "--port", "{PORT}", "--url=http://x:{PORT}/"], 3000)).toEqual([
+      "serve",
+      "--port",
+      "3000",
+      "--url=http://x:3000/",
+    ]);
+  });
+});

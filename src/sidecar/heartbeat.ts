@@ -1,0 +1,128 @@
+import { type HeartbeatBody, heartbeatResponseSchema } from "../protocol/heartbeat";
+import { signatureHeaders } from "../protocol/signing";
+import type { Logger } from "./log-file";
+
+export interface HeartbeatOptions {
+  /** `<parentUrl>/api/heartbeat`. */
+  url: string;
+  secret: string;
+  intervalMs: number;
+  timeoutMs: number;
+  /** Builds the body at send time, so a coalesced send carries the latest state. */
+  body: () => HeartbeatBody;
+  log: Logger;
+  now?: () => number;
+}
+
+export interface HeartbeatState {
+  /** Epoch ms of the last attempt; null before the first. */
+  lastTick: number | null;
+  /** Whether the last attempt got a 2xx; null before the first. */
+  lastSuccess: boolean | null;
+}
+
+/** `<parentUrl>/api/heartbeat`, tolerating a trailing slash or a path prefix on the base. */
+export function heartbeatUrl(parentUrl: string): string {
+  return new URL("api/heartbeat", parentUrl.endsWith("/") ? parentUrl : `${parentUrl}/`).href;
+}
+
+/**
+ * Signed heartbeats (seed 001): one at start, one every intervalMs, one at once when
+ * `trigger()` is called (daemon status changes). At most one request is in flight; a
+ * trigger during a send queues exactly one more. Failures are recorded and logged, and the
+ * next tick is the retry; nothing here throws.
+ */
+export class Heartbeat {
+  private readonly current: HeartbeatState = { lastTick: null, lastSuccess: null };
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: HeartbeatOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get state(): HeartbeatState {
+    return { ...this.current };
+  }
+
+  /** The immediate first tick, then the interval. */
+  start(): Promise<void> {
+    this.timer = setInterval(() => void this.trigger(), this.opts.intervalMs);
+    return this.trigger();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Sends now, or right after the send in progress; resolves when that send is done. */
+  trigger(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    this.inFlight = (async () => {
+      do {
+        this.again = false;
+        await this.send();
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async send(): Promise<void> {
+    const { url, secret, timeoutMs, log } = this.opts;
+    const raw = JSON.stringify(this.opts.body());
+    const at = this.now();
+    this.current.lastTick = at;
+    const wasOk = this.current.lastSuccess;
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...signatureHeaders(secret, raw, at) },
+        body: raw,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await res.text();
+      if (!res.ok) {
+        this.current.lastSuccess = false;
+        log.warn(`heartbeat rejected: HTTP ${res.status} ${text.slice(0, 300)}`);
+        return;
+      }
+      this.current.lastSuccess = true;
+      // Quiet when healthy: one line on the first success and on each recovery.
+      if (wasOk !== true) log.info(`heartbeat ok (${raw})`);
+      const parsed = safeJson(text);
+      const answer = heartbeatResponseSchema.safeParse(parsed);
+      if (answer.success && answer.data.action === "stop") {
+        log.info(`parent answered stop (${answer.data.reason}): expecting shutdown`);
+      }
+    } catch (err) {
+      this.current.lastSuccess = false;
+      log.warn(`heartbeat failed: ${describeFetchError(err, timeoutMs)}`);
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeFetchError(err: unknown, timeoutMs: number): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e?.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
+  const cause = e?.cause?.code ?? e?.cause?.message;
+  return cause ? `${e.message} (${cause})` : String(e?.message ?? err);
+}

@@ -1,0 +1,63 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SIDECAR_TIMINGS } from "../protocol/sidecar-config";
+import { ConfigError, loadConfig } from "./load-config";
+import { removeDir, tempDir } from "./test-support";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+const ENV = { CLAWRUN_HB_SECRET: "secret-secret" };
+
+function file(content: string): { path: string; root: string } {
+  const root = tempDir();
+  dirs.push(root);
+  const path = join(root, "config.json");
+  writeFileSync(path, content);
+  return { path, root };
+}
+
+function valid(root: string): Record<string, unknown> {
+  return {
+    sandboxId: "sbx_1",
+    root,
+    sandboxCreatedAt: 1,
+    parentUrl: "http://127.0.0.1:3000",
+    daemon: { command: "zeroclaw", args: ["serve", "--port", "{PORT}"] },
+  };
+}
+
+describe("loadConfig", () => {
+  it("applies the seed defaults", () => {
+    const { path, root } = file("");
+    writeFileSync(path, JSON.stringify(valid(root)));
+    const loaded = loadConfig(path, ENV);
+    expect(loaded.secret).toBe("secret-secret");
+    expect(loaded.timings).toEqual(SIDECAR_TIMINGS);
+    expect(loaded.config).toMatchObject({ healthPort: 3001, daemon: { port: 3000 }, tools: [] });
+  });
+
+  it.each([
+    ["no argument", undefined, /usage: node sidecar.js <config.json>/],
+    ["a missing file", "/nonexistent/config.json", /cannot read config .*ENOENT/],
+  ])("rejects %s", (_n, path, message) => {
+    expect(() => loadConfig(path, ENV)).toThrow(message);
+  });
+
+  it("rejects malformed JSON, schema errors, a missing root and a missing secret", () => {
+    const { path, root } = file("{nope");
+    expect(() => loadConfig(path, ENV)).toThrow(/is not JSON/);
+    writeFileSync(path, JSON.stringify({ ...valid(root), parentUrl: "not a url", extra: 1 }));
+    expect(() => loadConfig(path, ENV)).toThrow(/invalid config .*parentUrl/);
+    writeFileSync(path, JSON.stringify({ ...valid(root), root: join(root, "nope") }));
+    expect(() => loadConfig(path, ENV)).toThrow(/is not a directory/);
+    writeFileSync(path, JSON.stringify(valid(root)));
+    expect(() => loadConfig(path, {})).toThrow(ConfigError);
+    expect(() => loadConfig(path, { CLAWRUN_HB_SECRET: "" })).toThrow(
+      /CLAWRUN_HB_SECRET is not set/,
+    );
+  });
+});

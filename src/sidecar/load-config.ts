@@ -1,0 +1,59 @@
+import { readFileSync, statSync } from "node:fs";
+import { HB_SECRET_ENV } from "../protocol/constants";
+import {
+  effectiveTimings,
+  type SidecarConfig,
+  type SidecarTimings,
+  sidecarConfigSchema,
+} from "../protocol/sidecar-config";
+
+/** A config problem the operator must fix: main prints it on one line and exits 2. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export interface LoadedConfig {
+  config: SidecarConfig;
+  timings: SidecarTimings;
+  secret: string;
+}
+
+/** Reads and validates argv[2] and the heartbeat secret from the environment. */
+export function loadConfig(
+  path: string | undefined,
+  env: Record<string, string | undefined>,
+): LoadedConfig {
+  if (!path) throw new ConfigError("usage: node sidecar.js <config.json>");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config ${path} is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = sidecarConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+      .join("; ");
+    throw new ConfigError(`invalid config ${path}: ${issues}`);
+  }
+  const config = parsed.data;
+  let rootIsDir = false;
+  try {
+    rootIsDir = statSync(config.root).isDirectory();
+  } catch {
+    rootIsDir = false;
+  }
+  if (!rootIsDir) throw new ConfigError(`config ${path}: root ${config.root} is not a directory`);
+  const secret = env[HB_SECRET_ENV];
+  if (!secret) {
+    throw new ConfigError(`${HB_SECRET_ENV} is not set: heartbeats cannot be signed`);
+  }
+  return { config, timings: effectiveTimings(config), secret };
+}

@@ -1,0 +1,149 @@
+import { join, resolve } from "node:path";
+import { resolveListenPort } from "../protocol/constants";
+import type { SidecarHealth } from "../protocol/health";
+import { ActivityTracker } from "./activity-tracker";
+import { buildChildEnv, expandArgs } from "./daemon-env";
+import { closeServer, createHealthServer, listen } from "./health-server";
+import { Heartbeat, heartbeatUrl } from "./heartbeat";
+import type { LoadedConfig } from "./load-config";
+import { LogFile } from "./log-file";
+import { ownedBy, readProcTable, signalAlive } from "./process-tree";
+import { Supervisor } from "./supervisor";
+import { installTools } from "./tools";
+
+export interface RunningSidecar {
+  log: LogFile;
+  /** Stops everything (daemon within its grace period), kills leftovers; never throws. */
+  shutdown(reason: string): Promise<void>;
+}
+
+export function logPath(root: string): string {
+  return join(root, "logs", "sidecar.log");
+}
+
+/**
+ * Wires the subsystems in the seed's order: health server, supervisor, heartbeat (the
+ * activity tracker it reports from starts alongside), then tools in the background.
+ */
+export async function startSidecar(
+  loaded: LoadedConfig,
+  env: Record<string, string | undefined>,
+): Promise<RunningSidecar> {
+  const { config, timings, secret } = loaded;
+  const startedAt = Date.now();
+  const log = new LogFile({
+    path: logPath(config.root),
+    maxBytes: timings.logMaxBytes,
+    redact: [secret],
+  });
+  log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
+
+  const daemonPort = resolveListenPort(config.daemon.port, env);
+  const healthPort = resolveListenPort(config.healthPort, env);
+  const childEnv = buildChildEnv({ base: env, root: config.root, extra: config.daemon.env });
+
+  let supervisor: Supervisor | null = null;
+  let heartbeat: Heartbeat | null = null;
+
+  // 1. Health server: the parent polls it as soon as the sidecar is launched.
+  const server = createHealthServer((): SidecarHealth => {
+    const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
+    const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
+    return {
+      ok: daemon.status === "running",
+      daemon,
+      heartbeat: beat,
+      uptime: Math.floor((Date.now() - startedAt) / 1000),
+    };
+  });
+  try {
+    await listen(server, healthPort);
+  } catch (err) {
+    log.error(`health server cannot listen on port ${healthPort}: ${(err as Error).message}`);
+    log.close();
+    throw err;
+  }
+  log.info(`health server on 0.0.0.0:${healthPort}`);
+
+  // 2. Supervisor.
+  supervisor = new Supervisor({
+    command: config.daemon.command,
+    args: expandArgs(config.daemon.args, daemonPort),
+    env: { ...childEnv, PORT: String(daemonPort) },
+    cwd: resolve(config.root, config.daemon.cwd ?? "."),
+    port: daemonPort,
+    timings,
+    log,
+    onStatusChange: (status) => {
+      log.info(`daemon status: ${status}`);
+      // Seed 001: the parent acts on status (a failed daemon stops the sandbox), so tell it now.
+      if (status !== "stopped") void heartbeat?.trigger();
+    },
+  });
+  supervisor.start();
+
+  // 3. Heartbeat, with the activity it reports.
+  const tracker = new ActivityTracker({
+    root: config.root,
+    ignore: config.activityIgnore,
+    initial: config.sandboxCreatedAt > 0 ? config.sandboxCreatedAt : startedAt,
+    fallbackScanMs: timings.activityFallbackScanMs,
+    log,
+  });
+  void tracker.start();
+  const sup = supervisor;
+  heartbeat = new Heartbeat({
+    url: heartbeatUrl(config.parentUrl),
+    secret,
+    intervalMs: timings.heartbeatIntervalMs,
+    timeoutMs: timings.heartbeatTimeoutMs,
+    log,
+    body: () => {
+      const daemon = sup.snapshot();
+      return {
+        sandboxId: config.sandboxId,
+        lastChangedAt: tracker.lastChangedAt,
+        sandboxCreatedAt: config.sandboxCreatedAt,
+        root: config.root,
+        daemonStatus: daemon.status,
+        daemonRestarts: daemon.restarts,
+      };
+    },
+  });
+  void heartbeat.start();
+
+  // 4. Tools, fire-and-forget: the daemon never waits for them.
+  const toolsAbort = new AbortController();
+  if (config.tools.length > 0) {
+    installTools({
+      tools: config.tools,
+      cwd: config.root,
+      env: childEnv,
+      attempts: timings.toolAttempts,
+      retryDelayMs: timings.toolRetryDelayMs,
+      log,
+      signal: toolsAbort.signal,
+    }).catch((err) => log.error(`tools: ${(err as Error).message}`));
+  }
+
+  let done: Promise<void> | null = null;
+  const hb = heartbeat;
+  const shutdown = (reason: string): Promise<void> => {
+    done ??= (async () => {
+      log.info(`shutting down: ${reason}`);
+      hb.stop();
+      tracker.stop();
+      toolsAbort.abort();
+      await sup.stop();
+      // Anything still ours (tool installs, orphans of earlier daemon crashes) goes too.
+      const table = readProcTable();
+      const leftovers = table ? signalAlive(ownedBy(process.pid, table), "SIGKILL") : 0;
+      if (leftovers > 0) log.warn(`killed ${leftovers} leftover process(es)`);
+      await closeServer(server);
+      log.info("sidecar stopped");
+      log.close();
+    })();
+    return done;
+  };
+  return { log, shutdown };
+}

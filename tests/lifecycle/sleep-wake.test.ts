@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { CommandAgentConfig } from "../../src/config/schema";
+import { clawrunConfigSchema } from "../../src/config/schema";
+import { CommandAgent } from "../../src/server/agents/command-agent";
+import type { ManagedSandbox, SandboxProvider } from "../../src/server/sandbox/providers/types";
+import { waitFor } from "../support/free-port";
+import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
+
+let h: LifecycleHarness | null = null;
+afterEach(async () => {
+  await h?.stop();
+  h = null;
+});
+
+const status = async () => (await h?.manager.getState())?.value;
+const events = async (type: string) =>
+  (await h?.store.listEvents(500))?.filter((e) => e.type === type) ?? [];
+
+describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, sidecar, echo agent)", () => {
+  it("keeps an active agent awake, snapshots and stops it when idle, and restores its files on wake", async () => {
+    h = await lifecycleHarness({
+      config: { sandbox: { activeDuration: 2 } },
+      // TTL is 20 s; a 30 s buffer means every heartbeat with a reason extends it.
+      timings: { ttlBufferMs: 30_000, extendByMs: 5_000 },
+    });
+    const woke = await h.manager.wake({ reason: "test start", trigger: "operator" });
+    expect(woke.status).toBe("running");
+    const running = await status();
+    expect(running?.status).toBe("running");
+    const timings = (await events("status.running"))[0]?.details.timings as Record<string, number>;
+    for (const phase of ["lockMs", "createMs", "provisionMs", "sidecarStartMs", "healthyMs"])
+      expect(timings[phase]).toBeGreaterThanOrEqual(0);
+    expect(h.hook.calls).toEqual(["teardown"]);
+
+    // File activity for twice the active duration: the agent must stay awake and be extended.
+    const sandbox = await h.provider.get(running?.sandboxId as string);
+    const deadline0 = running?.ttlDeadline as number;
+    const until = Date.now() + 4_500;
+    while (Date.now() < until) {
+      await sandbox.runCommand("sh", ["-c", "mkdir -p work && date +%s%N >> work/activity.log"]);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const active = await status();
+    expect(active?.status).toBe("running");
+    expect(active?.lastExtend?.reason).toBe("file-activity");
+    expect(active?.ttlDeadline).toBeGreaterThan(deadline0);
+
+    // Idle: no file changes for activeDuration → snapshot + stop.
+    await waitFor("sleeping", async () => (await status())?.status === "sleeping", 15_000);
+    const asleep = await status();
+    expect(asleep?.snapshotId).toMatch(/^snap_/);
+    expect(asleep?.sandboxId).toBeNull();
+    expect(h.hook.calls.at(-1)).toBe("register");
+    expect(sandbox.status).toBe("stopped");
+    // The stopped sandbox's files are gone; only the snapshot holds them now.
+    await expect(sandbox.readFile("work/activity.log")).rejects.toThrow(/stopped/);
+
+    const again = await h.manager.wake({ reason: "message", trigger: "message" });
+    expect(again.status).toBe("running");
+    const restored = await h.provider.get((await status())?.sandboxId as string);
+    const log = (await restored.readFile("work/activity.log"))?.toString() ?? "";
+    expect(log.trim().split("\n").length).toBeGreaterThan(5);
+    expect((await status())?.snapshotId).toBe(asleep?.snapshotId);
+  });
+
+  it("keeps only the newest 3 snapshots", async () => {
+    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 60 } } });
+    for (let i = 0; i < 5; i++) {
+      expect((await h.manager.wake({ reason: `cycle ${i}`, trigger: "operator" })).status).toBe(
+        "running",
+      );
+      const slept = await h.manager.sleep(`cycle ${i}`);
+      expect(slept.status).toBe("sleeping");
+    }
+    const snaps = await h.provider.listSnapshots();
+    expect(snaps).toHaveLength(3);
+    expect(snaps[0]?.id).toBe((await status())?.snapshotId);
+    expect(await events("snapshot.deleted")).toHaveLength(2);
+  });
+
+  it("stops a sandbox whose daemon crash-loops and reports it failed", async () => {
+    // Listens long enough to pass the start health check, then crashes on every run.
+    const script =
+      "require('http').createServer((q,s)=>s.end()).listen(process.env.PORT); setTimeout(()=>process.exit(3), 1200)";
+    const config = clawrunConfigSchema.parse({
+      agent: { type: "command", command: "node", args: ["-e", script] },
+    });
+    h = await lifecycleHarness({
+      agent: new CommandAgent(config.agent as CommandAgentConfig, {}, process.cwd()),
+      config: { sandbox: { activeDuration: 60 } },
+      sidecarTimings: { restartDelayMs: 100, probeIntervalMs: 100 },
+    });
+    expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
+    const sandboxId = (await status())?.sandboxId as string;
+    await waitFor("failed", async () => (await status())?.status === "failed", 30_000, 100);
+    const failed = await status();
+    expect(failed?.error).toMatch(/daemon failed after 5 restarts/);
+    expect(failed?.sandboxId).toBeNull();
+    expect((await h.provider.get(sandboxId)).status).toBe("stopped");
+    expect((await events("daemon.restarted")).length).toBeGreaterThan(0);
+    expect(h.heartbeats.some((b) => b.action === "stop")).toBe(true);
+  });
+
+  it("keeps the sandbox running when its snapshot fails 3 times", async () => {
+    h = await lifecycleHarness({
+      config: { sandbox: { activeDuration: 60 } },
+      timings: { snapshotRetryDelayMs: 50 },
+      wrapProvider: failingSnapshots,
+    });
+    expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
+    const sandboxId = (await status())?.sandboxId as string;
+    const outcome = await h.manager.sleep("test idle");
+    expect(outcome).toMatchObject({ status: "kept-running" });
+    const st = await status();
+    expect(st?.status).toBe("running");
+    expect(st?.sandboxId).toBe(sandboxId);
+    expect(st?.error).toMatch(/snapshot failed 3 times \(disk full \(injected\)\)/);
+    expect(await events("snapshot.attempt-failed")).toHaveLength(3);
+    expect((await h.provider.get(sandboxId)).status).toBe("running");
+  });
+});
+
+/** Fault injection at the provider: every snapshot() throws, everything else is real. */
+function failingSnapshots(inner: SandboxProvider): SandboxProvider {
+  const wrap = (sb: ManagedSandbox): ManagedSandbox =>
+    new Proxy(sb, {
+      get(target, prop) {
+        if (prop === "snapshot")
+          return async () => Promise.reject(new Error("disk full (injected)"));
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(inner, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "create" || prop === "get")
+        return async (...args: unknown[]) => wrap(await value.apply(target, args));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
