@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
+import { isErrorNamed } from "../protocol/named-error";
 import { LIFECYCLE, type LifecycleTimings } from "./constants";
 import { formatIssues } from "./format-issues";
 
@@ -93,6 +94,10 @@ export interface AppEnv {
 }
 
 export class EnvError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "EnvError");
+  }
+
   constructor(readonly problems: string[]) {
     super(problems.join("\n"));
     this.name = "EnvError";

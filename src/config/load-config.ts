@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { isErrorNamed } from "../protocol/named-error";
 import { formatIssues } from "./format-issues";
 import { type ClawrunConfig, clawrunConfigSchema } from "./schema";
 import { stripJsonComments } from "./strip-json-comments";
 
 export class ConfigError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "ConfigError");
+  }
+
   constructor(readonly problems: string[]) {
     super(problems.join("\n"));
     this.name = "ConfigError";

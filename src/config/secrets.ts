@@ -2,12 +2,17 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { isErrorNamed } from "../protocol/named-error";
 import type { AppEnv, SecretName } from "./env";
 import { SECRET_NAMES } from "./env";
 
 export type Secrets = Record<SecretName, string>;
 
 export class MissingSecretsError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "MissingSecretsError");
+  }
+
   constructor(readonly missing: SecretName[]) {
     super(
       `ClawRun on Vercel needs these environment variables (at least 16 random characters each): ${missing.join(", ")}. ` +

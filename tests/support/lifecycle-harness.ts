@@ -33,6 +33,8 @@ export class RecordingHook implements WakeHook {
 
 export interface LifecycleHarness {
   manager: SandboxLifecycleManager;
+  /** What another process needs to build an equivalent manager (see tests/fixtures). */
+  params: { stateDir: string; masterSecret: string; publicUrl: string; timings: LifecycleTimings };
   /** Another manager on the same store file and state dir (a second server instance). */
   newManager(): SandboxLifecycleManager;
   store: SqliteStore;
@@ -136,6 +138,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
 
   return {
     manager,
+    params: { stateDir, masterSecret, publicUrl, timings },
     newManager,
     store,
     provider,

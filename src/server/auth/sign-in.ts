@@ -13,14 +13,14 @@ export const SIGN_IN_LIMIT = { failures: 10, windowMs: 15 * 60_000 } as const;
 const bodySchema = z.strictObject({ secret: z.string().min(1).max(1024) });
 
 /**
- * The client as the server sees it. On Vercel the platform sets x-forwarded-for; locally
- * Next's own server sets it from the socket, appending to whatever a client sent — so the
- * last entry is the one that cannot be forged.
+ * Who is signing in, for the failure count. On Vercel the platform overwrites
+ * x-forwarded-for with the real client address. Elsewhere `next start` passes a client's own
+ * x-forwarded-for through unchanged, so it cannot be trusted: all clients share one bucket
+ * (an attacker can delay the operator, but never gets more than the limit of guesses).
  */
-export function clientId(headers: { get(name: string): string | null }): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").at(-1)?.trim();
-  return last || headers.get("x-real-ip") || "unknown";
+export function clientId(headers: { get(name: string): string | null }, onVercel: boolean): string {
+  if (!onVercel) return "local";
+  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }
 
 export async function signIn(request: Request, ctx: AppContext): Promise<Response> {
@@ -29,7 +29,7 @@ export async function signIn(request: Request, ctx: AppContext): Promise<Respons
     allowedOrigins(request.url, request.headers.get("host"), ctx.env.publicUrl),
   );
   if (!origin.ok) return jsonError(403, "forbidden_origin", origin.reason);
-  const key = `signin-failures:${clientId(request.headers)}`;
+  const key = `signin-failures:${clientId(request.headers, ctx.env.onVercel)}`;
   const failures = await ctx.store.readHits(key);
   if (failures >= SIGN_IN_LIMIT.failures) return tooMany(failures);
 
@@ -45,7 +45,7 @@ export async function signIn(request: Request, ctx: AppContext): Promise<Respons
   if (!secretEquals(body.data.secret, ctx.secrets.secrets.ADMIN_SECRET)) {
     const { count } = await ctx.store.hit(key, SIGN_IN_LIMIT.windowMs);
     ctx.logger.warn(
-      { client: clientId(request.headers), failures: count },
+      { client: clientId(request.headers, ctx.env.onVercel), failures: count },
       "failed operator sign-in",
     );
     if (count >= SIGN_IN_LIMIT.failures) return tooMany(count);

@@ -1,3 +1,4 @@
+import { isErrorNamed } from "../../protocol/named-error";
 import type { WakeHook } from "../sandbox/wake-hooks";
 import type { InboxMessage } from "../store/types";
 
@@ -19,6 +20,10 @@ export interface ChannelRequest {
 
 /** Bad input from the platform: answered with `status` and `{ error: { code, message } }`, nothing stored. */
 export class ChannelRequestError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "ChannelRequestError");
+  }
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -1,3 +1,4 @@
+import { isErrorNamed } from "../../protocol/named-error";
 import type {
   AwakeInterval,
   InboxMessage,
@@ -144,6 +145,10 @@ export const STORE_DEFAULTS = {
 } as const;
 
 export class StoreUnavailableError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "StoreUnavailableError");
+  }
+
   constructor(
     message: string,
     override readonly cause?: unknown,
@@ -154,6 +159,10 @@ export class StoreUnavailableError extends Error {
 }
 
 export class StoreDataError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "StoreDataError");
+  }
+
   constructor(
     readonly key: string,
     detail: string,

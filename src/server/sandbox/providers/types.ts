@@ -1,4 +1,5 @@
 import type { NetworkPolicy } from "../../../config/schema";
+import { isErrorNamed } from "../../../protocol/named-error";
 
 /**
  * The SandboxProvider / ManagedSandbox port (seed 003). Members the seed lists are marked
@@ -127,6 +128,10 @@ export interface SandboxProvider {
 }
 
 export class SandboxNotFoundError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "SandboxNotFoundError");
+  }
+
   constructor(readonly sandboxId: string) {
     super(`sandbox "${sandboxId}" does not exist`);
     this.name = "SandboxNotFoundError";
@@ -134,6 +139,10 @@ export class SandboxNotFoundError extends Error {
 }
 
 export class SnapshotNotFoundError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "SnapshotNotFoundError");
+  }
+
   constructor(readonly snapshotId: string) {
     super(`snapshot "${snapshotId}" does not exist`);
     this.name = "SnapshotNotFoundError";
@@ -141,6 +150,10 @@ export class SnapshotNotFoundError extends Error {
 }
 
 export class UnsupportedNetworkPolicyError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "UnsupportedNetworkPolicyError");
+  }
+
   constructor(provider: string, policy: NetworkPolicy) {
     super(
       `the ${provider} provider cannot enforce network policy ${JSON.stringify(policy)}; ` +
@@ -151,6 +164,10 @@ export class UnsupportedNetworkPolicyError extends Error {
 }
 
 export class PathEscapeError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "PathEscapeError");
+  }
+
   constructor(readonly path: string) {
     super(`path "${path}" is outside the sandbox root`);
     this.name = "PathEscapeError";
@@ -159,6 +176,10 @@ export class PathEscapeError extends Error {
 
 /** Any other provider failure, carrying the provider's own message. */
 export class ProviderError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isErrorNamed(value, "ProviderError");
+  }
+
   constructor(
     message: string,
     override readonly cause?: unknown,
