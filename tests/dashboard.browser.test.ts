@@ -1,0 +1,242 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
+
+/**
+ * The operator dashboard in Debian's Chromium against the production build and the local
+ * provider: sign in, watch the agent start, snapshot, sleep, and sign out. Screenshots of the
+ * main states land in test-results/screenshots for people (and reviewers) to look at.
+ */
+
+const SHOTS = join("test-results", "screenshots");
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** A start → running takes a second or two locally; leave room for slow CI machines. */
+const TRANSITION_MS = 30_000;
+const UI_MS = 10_000;
+
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newPage(
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Waits until the element's whole text matches. */
+async function textOf(locator: Locator, pattern: RegExp, timeout = UI_MS): Promise<string> {
+  await locator.filter({ hasText: pattern }).first().waitFor({ timeout });
+  return (await locator.first().textContent()) ?? "";
+}
+
+async function signIn(page: Page, secret: string): Promise<void> {
+  await page.getByLabel("Operator secret").fill(secret);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Screenshots the same state in dark mode and at phone width, signed in with the same cookie. */
+async function variants(context: BrowserContext, url: string, name: string, status: RegExp) {
+  const storageState = await context.storageState();
+  for (const [suffix, options] of [
+    ["dark", { colorScheme: "dark" as const }],
+    ["phone", { viewport: PHONE, isMobile: true, hasTouch: true }],
+    ["dark-phone", { colorScheme: "dark" as const, viewport: PHONE, isMobile: true }],
+  ] as const) {
+    const extra = await browser.newContext({ viewport: DESKTOP, storageState, ...options });
+    try {
+      const p = await extra.newPage();
+      await p.goto(url);
+      await textOf(p.getByTestId("status"), status);
+      await p.getByTestId("config-table").waitFor({ timeout: UI_MS });
+      await p.screenshot({ path: join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
+    } finally {
+      await extra.close();
+    }
+  }
+}
+
+describe("the dashboard", () => {
+  let server: ClawrunServer;
+
+  beforeAll(async () => {
+    server = await startClawrun({ timings: { heartbeatIntervalMs: 1000 } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("signs in, starts, snapshots, stops, deletes a snapshot and signs out", async () => {
+    const { context, page } = await newPage();
+    try {
+      // Signed out: the dashboard sends you to sign in.
+      await page.goto(`${server.url}/`);
+      expect(new URL(page.url()).pathname).toBe("/login");
+      await page.screenshot({ path: join(SHOTS, "signed-out.png"), fullPage: true });
+
+      // A wrong secret is refused, in words.
+      await signIn(page, "definitely-not-the-secret");
+      const refusal = await textOf(page.getByRole("alert"), /attempts? left/);
+      expect(refusal).toContain("That is not the operator secret");
+      expect(new URL(page.url()).pathname).toBe("/login");
+
+      // The right one opens the dashboard on a never-started agent.
+      await signIn(page, server.secrets.admin);
+      await page.waitForURL(`${server.url}/`, { timeout: UI_MS });
+      await textOf(page.getByTestId("status"), /^uninitialized$/);
+      await page.getByTestId("config-table").waitFor({ timeout: UI_MS });
+      await page.getByTestId("snapshots-table").waitFor({ timeout: UI_MS });
+      expect(await page.getByTestId("provider").textContent()).toBe("local");
+      expect(await page.getByTestId("agent").textContent()).toBe("echo");
+      expect(await page.getByTestId("action-stop").isDisabled()).toBe(true);
+      expect(await page.getByTestId("action-snapshot").isDisabled()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, "uninitialized.png"), fullPage: true });
+
+      // Start → running, with a daemon pid and a heartbeat age.
+      await page.getByTestId("action-start").click();
+      await textOf(page.getByTestId("status"), /^running$/, TRANSITION_MS);
+      await textOf(page.getByTestId("status-age"), /^running for \d+ s$/);
+      expect(await page.getByTestId("sandbox-id").textContent()).not.toBe("none");
+      await textOf(page.getByTestId("daemon-pid"), /^\d+$/, UI_MS);
+      await textOf(page.getByTestId("heartbeat-age"), /^(just now|\d+ s ago)$/, UI_MS);
+      await textOf(page.getByTestId("daemon-status"), /running/);
+      // The wake's per-phase timings show up in the event timeline.
+      const wake = page.locator('[data-testid="event"][data-type="status.running"]');
+      await textOf(wake.getByTestId("event-timings"), /total: .*create .*healthy/);
+      expect(await page.getByTestId("action-stop").isEnabled()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, "running.png"), fullPage: true });
+      await variants(context, `${server.url}/`, "running", /^running$/);
+
+      // Snapshot now → it appears in the table, and the agent keeps running.
+      const rows = page.getByTestId("snapshot-row");
+      expect(await rows.count()).toBe(0);
+      await page.getByTestId("action-snapshot").click();
+      await rows.first().waitFor({ timeout: TRANSITION_MS });
+      expect(await rows.count()).toBe(1);
+      const manual = await rows.first().getAttribute("data-snapshot-id");
+      expect(manual).toBeTruthy();
+      expect(await page.getByTestId("status").textContent()).toBe("running");
+
+      // Stop asks first; Escape (keyboard) cancels and nothing happens.
+      const dialog = page.getByTestId("confirm-dialog");
+      await page.getByTestId("action-stop").click();
+      await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden", timeout: UI_MS });
+      await page.waitForTimeout(1_500); // a poll or two: an accidental stop would show by now
+      expect(await page.getByTestId("status").textContent()).toBe("running");
+
+      // Stop, confirmed → snapshotting → sleeping, with a second snapshot.
+      await page.getByTestId("action-stop").click();
+      await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      await page.getByTestId("confirm-ok").click();
+      await textOf(page.getByTestId("status"), /^sleeping$/, TRANSITION_MS);
+      await textOf(page.getByTestId("status-age"), /^sleeping since \d\d:\d\d$/);
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="snapshot-row"]').length === 2,
+        undefined,
+        { timeout: UI_MS },
+      );
+      expect(await page.getByTestId("action-start").textContent()).toBe("Wake");
+      expect(await page.getByTestId("sandbox-id").textContent()).toBe("none");
+      await page.screenshot({ path: join(SHOTS, "sleeping.png"), fullPage: true });
+      await variants(context, `${server.url}/`, "sleeping", /^sleeping$/);
+
+      // Delete the manual snapshot, confirmed in the dialog.
+      const row = page.locator(`[data-testid="snapshot-row"][data-snapshot-id="${manual}"]`);
+      await row.getByTestId("snapshot-delete").click();
+      await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      expect(await dialog.textContent()).toContain(String(manual));
+      await page.getByTestId("confirm-ok").click();
+      await row.waitFor({ state: "detached", timeout: UI_MS });
+      expect(await rows.count()).toBe(1);
+      expect(await page.getByTestId("action-error").textContent()).toBe("");
+
+      // Sign out → the page and the JSON API refuse this browser.
+      await page.getByTestId("sign-out").click();
+      await page.waitForURL(`${server.url}/login`, { timeout: UI_MS });
+      await page.goto(`${server.url}/`);
+      expect(new URL(page.url()).pathname).toBe("/login");
+      const api = await context.request.get(`${server.url}/api/sandbox`);
+      expect(api.status()).toBe(401);
+      expect((await api.json()).error.message).toBe("sign in first");
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe("sign-in rate limit", () => {
+  // Its own server: locally every client shares one failure bucket.
+  let server: ClawrunServer;
+
+  beforeAll(async () => {
+    server = await startClawrun();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses every sign-in after 10 wrong secrets, saying why", async () => {
+    const { context, page } = await newPage();
+    try {
+      await page.goto(`${server.url}/login`);
+      const alert = page.getByRole("alert");
+      for (let attempt = 1; attempt <= 9; attempt++) {
+        await signIn(page, `wrong-${attempt}`);
+        const left = 10 - attempt;
+        await textOf(alert, new RegExp(`\\b${left} attempts? left`));
+      }
+      await signIn(page, "wrong-10");
+      const tooMany = await textOf(alert, /Too many failed sign-ins/);
+      expect(tooMany).toContain("Wait up to 15 minutes");
+      await page.screenshot({ path: join(SHOTS, "rate-limited.png"), fullPage: true });
+
+      // Locked out even with the right secret until the window passes.
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/api/auth/login"), { timeout: UI_MS }),
+        signIn(page, server.secrets.admin),
+      ]);
+      expect(answer.status()).toBe(429);
+      await textOf(alert, /Too many failed sign-ins \(10\)/);
+      expect(new URL(page.url()).pathname).toBe("/login");
+      const api = await context.request.get(`${server.url}/api/sandbox`);
+      expect(api.status()).toBe(401);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
