@@ -7,6 +7,7 @@ import {
   formatDuration,
   formatMs,
   formatPercent,
+  formatRestingOutlook,
   formatSleepOutlook,
   formatStatusAge,
   phaseTimings,
@@ -90,7 +91,7 @@ describe("formatStatusAge", () => {
     ["snapshotting", NOW - 90 * S, "snapshotting for 1 min"],
     ["sleeping", Date.UTC(2025, 2, 3, 9, 14), "sleeping since 09:14"],
     ["failed", Date.UTC(2025, 2, 1, 17, 2), "failed since 1 Mar 17:02"],
-    ["uninitialized", 0, "not started yet"],
+    ["uninitialized", 0, "never started"],
   ])("%s", (status, since, text) => {
     expect(formatStatusAge(status, since, NOW, UTC)).toBe(text);
   });
@@ -145,6 +146,17 @@ describe("formatSleepOutlook", () => {
     ["idle", { reason: null, activeUntil: NOW }, "Idle: will sleep at the next heartbeat"],
   ])("%s", (_name, forecast, text) => {
     expect(formatSleepOutlook(forecast, NOW)).toBe(text);
+  });
+});
+
+describe("formatRestingOutlook", () => {
+  it.each([
+    ["sleeping", /^Asleep: .*wakes it\.$/],
+    ["uninitialized", /^Never started: press Start/],
+    ["failed", /last start failed.*Wake retries it/],
+    ["stopping", /^Not running \(stopping\)\.$/],
+  ])("%s", (status, text) => {
+    expect(formatRestingOutlook(status)).toMatch(text);
   });
 });
 

@@ -128,13 +128,37 @@ describe("the dashboard", () => {
       await textOf(page.getByTestId("status"), /^running$/, TRANSITION_MS);
       await textOf(page.getByTestId("status-age"), /^running for \d+ s$/);
       expect(await page.getByTestId("sandbox-id").textContent()).not.toBe("none");
-      await textOf(page.getByTestId("daemon-pid"), /^\d+$/, UI_MS);
+      const pid = Number(await textOf(page.getByTestId("daemon-pid"), /^\d+$/, UI_MS));
       await textOf(page.getByTestId("heartbeat-age"), /^(just now|\d+ s ago)$/, UI_MS);
       await textOf(page.getByTestId("daemon-status"), /running/);
       // The wake's per-phase timings show up in the event timeline.
       const wake = page.locator('[data-testid="event"][data-type="status.running"]');
       await textOf(wake.getByTestId("event-timings"), /total: .*create .*healthy/);
       expect(await page.getByTestId("action-stop").isEnabled()).toBe(true);
+
+      // The daemon crashes (local sandboxes are real processes): the sidecar restarts it and
+      // the restart shows in the counter and the history chart.
+      await textOf(page.getByTestId("restart-summary"), /^no restarts recorded$/);
+      process.kill(pid, "SIGKILL");
+      await textOf(page.getByTestId("daemon-restarts"), /^1$/, TRANSITION_MS);
+      await textOf(page.getByTestId("restart-summary"), /^1 restart, last /, UI_MS);
+      expect(await page.locator('[data-testid="restart-chart"] circle').count()).toBe(1);
+      await textOf(page.getByTestId("daemon-status"), /running/, TRANSITION_MS);
+      const newPid = Number(await textOf(page.getByTestId("daemon-pid"), /^\d+$/, UI_MS));
+      expect(newPid).not.toBe(pid);
+      // Polling must not move things around: the top panels keep their boxes across polls.
+      const boxes = () =>
+        page.evaluate(() =>
+          ["status", "runway", "daemon", "awake", "cron", "inbox"].map((id) => {
+            const r = document
+              .querySelector(`[data-testid="panel-${id}"]`)
+              ?.getBoundingClientRect();
+            return r ? [id, r.x, r.y, r.width, r.height].join(" ") : `${id} missing`;
+          }),
+        );
+      const before = await boxes();
+      await page.waitForTimeout(3_500); // at least one calm poll, several clock ticks
+      expect(await boxes()).toEqual(before);
       await page.screenshot({ path: join(SHOTS, "running.png"), fullPage: true });
       await variants(context, `${server.url}/`, "running", /^running$/);
 
@@ -161,6 +185,7 @@ describe("the dashboard", () => {
       // Stop, confirmed → snapshotting → sleeping, with a second snapshot.
       await page.getByTestId("action-stop").click();
       await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      await page.screenshot({ path: join(SHOTS, "confirm-stop.png") });
       await page.getByTestId("confirm-ok").click();
       await textOf(page.getByTestId("status"), /^sleeping$/, TRANSITION_MS);
       await textOf(page.getByTestId("status-age"), /^sleeping since \d\d:\d\d$/);
@@ -183,6 +208,30 @@ describe("the dashboard", () => {
       await row.waitFor({ state: "detached", timeout: UI_MS });
       expect(await rows.count()).toBe(1);
       expect(await page.getByTestId("action-error").textContent()).toBe("");
+
+      // Wake from the snapshot that is left (the local provider can restore any of them).
+      const kept = await rows.first().getAttribute("data-snapshot-id");
+      await rows
+        .first()
+        .getByRole("button", { name: `Wake from snapshot ${kept}` })
+        .click();
+      await textOf(page.getByTestId("status"), /^running$/, TRANSITION_MS);
+      await textOf(page.getByTestId("status-reason"), new RegExp(`restored from ${kept}`));
+
+      // A refused action is explained in words: the snapshot goes away (another operator,
+      // over the API) while the confirmation is open.
+      await rows.first().getByTestId("snapshot-delete").click();
+      await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      expect(await dialog.textContent()).toContain("latest files"); // it is the one restored
+      const elsewhere = await fetch(`${server.url}/api/sandbox/snapshots/${kept}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${server.secrets.admin}` },
+      });
+      expect(elsewhere.status).toBe(200);
+      await page.getByTestId("confirm-ok").click();
+      const refused = await textOf(page.getByTestId("action-error"), /failed/);
+      expect(refused).toBe(`Delete snapshot failed: Snapshot "${kept}" does not exist`);
+      await rows.first().waitFor({ state: "detached", timeout: UI_MS });
 
       // Sign out → the page and the JSON API refuse this browser.
       await page.getByTestId("sign-out").click();
@@ -231,7 +280,7 @@ describe("sign-in rate limit", () => {
         signIn(page, server.secrets.admin),
       ]);
       expect(answer.status()).toBe(429);
-      await textOf(alert, /Too many failed sign-ins \(10\)/);
+      await textOf(alert, /Too many failed sign-ins from your address \(10\)/);
       expect(new URL(page.url()).pathname).toBe("/login");
       const api = await context.request.get(`${server.url}/api/sandbox`);
       expect(api.status()).toBe(401);

@@ -30,9 +30,6 @@ const ALL = [
   ...MUTATIONS,
 ];
 
-const label = (r: { method: string; path: string; body?: unknown }) =>
-  `${r.method} ${r.path}${r.body ? ` ${JSON.stringify(r.body)}` : ""}`;
-
 let server: ClawrunServer;
 let sessionCookie: string;
 
@@ -101,7 +98,7 @@ afterAll(async () => {
 });
 
 describe("without credentials", () => {
-  it.each(ALL)("$method $path → 401", async (r) => {
+  it.each(ALL)("$method $path $body → 401", async (r) => {
     expectError(await call(r.method, r.path, { body: r.body, headers: ours() }), 401);
   });
 
@@ -114,7 +111,7 @@ describe("without credentials", () => {
 });
 
 describe("with a wrong bearer token", () => {
-  it.each(ALL)("$method $path → 401", async (r) => {
+  it.each(ALL)("$method $path $body → 401", async (r) => {
     const res = await call(r.method, r.path, {
       body: r.body,
       headers: { authorization: "Bearer not-the-admin-secret" },
@@ -136,7 +133,7 @@ describe("with a session cookie", () => {
     expect(r.status, JSON.stringify(r.json)).toBe(200);
   });
 
-  it.each(MUTATIONS)("$method $path from a foreign Origin → 403", async (r) => {
+  it.each(MUTATIONS)("$method $path $body from a foreign Origin → 403", async (r) => {
     const res = await call(r.method, r.path, {
       body: r.body,
       headers: { cookie: sessionCookie, origin: "https://evil.example" },
@@ -145,7 +142,7 @@ describe("with a session cookie", () => {
     expect((res.json as ErrorBody).error.message).toContain("https://evil.example");
   });
 
-  it.each(MUTATIONS)("$method $path without an Origin → 403", async (r) => {
+  it.each(MUTATIONS)("$method $path $body without an Origin → 403", async (r) => {
     const res = await call(r.method, r.path, { body: r.body, headers: { cookie: sessionCookie } });
     expectError(res, 403, "forbidden_origin");
   });

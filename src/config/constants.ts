@@ -19,7 +19,7 @@ export const LIFECYCLE = {
   /** Health confirmation budget after starting the sidecar (seed: 15 retries × 1 s). */
   healthBudgetMs: 15_000,
   /** We poll inside that budget more often than the seed's 1 s to notice "healthy" sooner. */
-  healthPollMs: 250,
+  healthPollMs: 100,
   snapshotAttempts: 3,
   snapshotRetryDelayMs: 2_000,
   /** CountBasedRetention: snapshots kept after a stop. */

@@ -11,6 +11,8 @@ export const SIDECAR_TIMINGS = {
   heartbeatIntervalMs: 60_000,
   heartbeatTimeoutMs: 10_000,
   probeIntervalMs: 500,
+  /** Better than the seed on purpose: probe every 50 ms until the daemon first listens, so a wake is noticed sooner. */
+  startupProbeMs: 50,
   notListeningWarnMs: 3_000,
   restartDelayMs: 2_000,
   maxRestarts: 5,

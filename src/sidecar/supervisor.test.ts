@@ -16,6 +16,7 @@ import {
 
 const TIMINGS: SupervisorTimings = {
   probeIntervalMs: 30,
+  startupProbeMs: 30,
   notListeningWarnMs: 200,
   restartDelayMs: 50,
   maxRestarts: 5,

@@ -18,6 +18,7 @@ import {
 
 export interface SupervisorTimings extends RestartPolicyTimings {
   probeIntervalMs: number;
+  startupProbeMs: number;
   notListeningWarnMs: number;
   shutdownGraceMs: number;
 }
@@ -122,7 +123,9 @@ export class Supervisor {
   }
 
   private scheduleProbe(gen: number): void {
-    this.probeTimer = setTimeout(() => void this.probe(gen), this.opts.timings.probeIntervalMs);
+    const { probeIntervalMs, startupProbeMs } = this.opts.timings;
+    const every = this.status === "running" ? probeIntervalMs : Math.min(startupProbeMs, probeIntervalMs);
+    this.probeTimer = setTimeout(() => void this.probe(gen), every);
   }
 
   private async probe(gen: number): Promise<void> {

@@ -1,0 +1,26 @@
+// Shapes of the operator JSON API, taken from the server's own types (type-only imports,
+// erased at build time, so no server code reaches the browser bundle).
+
+import type { ConfigRow } from "@/src/server/dashboard/effective-config";
+import type { Overview } from "@/src/server/dashboard/overview";
+import type { LogTail } from "@/src/server/operator/logs";
+import type { SnapshotInfo } from "@/src/server/sandbox/providers/types";
+import type { InboxMessage, LifecycleEvent } from "@/src/server/store/schemas";
+
+export type { ConfigRow, InboxMessage, LifecycleEvent, LogTail, Overview, SnapshotInfo };
+
+export interface InboxView {
+  counts: { pending: number; dead: number };
+  pending: InboxMessage[];
+  dead: InboxMessage[];
+}
+
+/** What the page has loaded so far; null until the first answer arrives. */
+export interface DashboardData {
+  overview: Overview | null;
+  events: LifecycleEvent[] | null;
+  snapshots: SnapshotInfo[] | null;
+  inbox: InboxView | null;
+  logs: LogTail | null;
+  config: ConfigRow[] | null;
+}
