@@ -6,8 +6,8 @@ import pino from "pino";
 import { LIFECYCLE } from "../../src/config/constants";
 import { clawrunConfigSchema } from "../../src/config/schema";
 import { signatureHeaders } from "../../src/protocol/signing";
-import { heartbeatSecret } from "../../src/server/auth/derive-key";
 import { EchoAgent } from "../../src/server/agents/echo-agent";
+import { heartbeatSecret } from "../../src/server/auth/derive-key";
 import type { AppContext } from "../../src/server/context";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
@@ -76,7 +76,11 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
     sandboxCreatedAt: now,
     ttlDeadline: now + 3_600_000,
   });
-  const ctx = { secrets: { secrets: { CLAWRUN_SECRET: MASTER } }, manager, logger } as unknown as AppContext;
+  const ctx = {
+    secrets: { secrets: { CLAWRUN_SECRET: MASTER } },
+    manager,
+    logger,
+  } as unknown as AppContext;
   const secret = heartbeatSecret(MASTER, sandbox.id);
   const latencies: number[] = [];
   let actions = "";
@@ -91,7 +95,11 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
       daemonRestarts: 0,
     });
     const t0 = performance.now();
-    const req = new Request("http://bench/api/heartbeat", { method: "POST", body, headers: signatureHeaders(secret, body, Date.now() + i) });
+    const req = new Request("http://bench/api/heartbeat", {
+      method: "POST",
+      body,
+      headers: signatureHeaders(secret, body, Date.now() + i),
+    });
     const { response } = await handleHeartbeatRequest(req, ctx);
     latencies.push(performance.now() - t0);
     if (i === 0) actions = ((await response.json()) as { action: string }).action;
@@ -100,7 +108,10 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
   const perHeartbeat = (calls() - before) / N;
   await sandbox.stop();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0).toFixed(2);
+  const pct = (p: number) =>
+    (
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0
+    ).toFixed(2);
   return `| ${label.padEnd(28)} | ${actions.padEnd(6)} | ${pct(50).padStart(6)} | ${pct(99).padStart(6)} | ${perHeartbeat.toFixed(1).padStart(16)} |`;
 }
 
@@ -123,7 +134,9 @@ async function main() {
     await redis.stop();
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(`heartbeat handling, ${N} heartbeats each (route handler in-process, real sandbox, real stores)\n`);
+  console.log(
+    `heartbeat handling, ${N} heartbeats each (route handler in-process, real sandbox, real stores)\n`,
+  );
   console.log("| store                        | action | p50 ms | p99 ms | store trips / hb |");
   console.log("| ---------------------------- | ------ | ------ | ------ | ---------------- |");
   for (const r of rows) console.log(r);

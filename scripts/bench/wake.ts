@@ -14,10 +14,25 @@ import { ensureNextBuild } from "../../tests/support/next-build";
 const WAKES = Number(process.env.BENCH_WAKES ?? 20);
 
 type Event = { type: string; at: number; details: Record<string, unknown> };
-const PHASES = ["ack", "lock", "restore", "provision", "sidecar start", "daemon healthy", "delivery", "message → agent"] as const;
+const PHASES = [
+  "ack",
+  "lock",
+  "restore",
+  "provision",
+  "sidecar start",
+  "daemon healthy",
+  "delivery",
+  "message → agent",
+] as const;
 
-async function oneWake(server: ClawrunServer, i: number): Promise<Record<(typeof PHASES)[number], number>> {
-  const stop = await fetch(`${server.url}/api/sandbox/stop`, { method: "POST", headers: { authorization: `Bearer ${server.secrets.admin}` } });
+async function oneWake(
+  server: ClawrunServer,
+  i: number,
+): Promise<Record<(typeof PHASES)[number], number>> {
+  const stop = await fetch(`${server.url}/api/sandbox/stop`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.secrets.admin}` },
+  });
   if (stop.status !== 202) throw new Error(`stop answered ${stop.status}: ${await stop.text()}`);
   await waitFor("sleeping", async () => (await instanceStatus(server)) === "sleeping", 30_000, 50);
 
@@ -29,7 +44,10 @@ async function oneWake(server: ClawrunServer, i: number): Promise<Record<(typeof
   if (res.status !== 202) throw new Error(`expected 202, got ${res.status}`);
 
   const find = async () => {
-    const { events } = await operatorGet<{ events: Event[] }>(server, "/api/sandbox/events?limit=20");
+    const { events } = await operatorGet<{ events: Event[] }>(
+      server,
+      "/api/sandbox/events?limit=20",
+    );
     const replied = events.find((e) => e.type === "message.replied" && e.details.messageId === id);
     const running = events.find((e) => e.type === "status.running");
     return replied && running ? { replied, running } : null;
@@ -62,12 +80,16 @@ async function main() {
     await waitFor("running", async () => (await instanceStatus(server)) === "running", 30_000);
     const rows: Record<string, number>[] = [];
     for (let i = 0; i < WAKES; i++) rows.push(await oneWake(server, i));
-    console.log(`wake on message: ${WAKES} wakes from a snapshot (local provider, echo agent, sqlite)\n`);
+    console.log(
+      `wake on message: ${WAKES} wakes from a snapshot (local provider, echo agent, sqlite)\n`,
+    );
     console.log("| phase            | median ms | p95 ms |");
     console.log("| ---------------- | --------- | ------ |");
     for (const phase of PHASES) {
       const { p50, p95 } = stats(rows.map((r) => r[phase] as number));
-      console.log(`| ${phase.padEnd(16)} | ${p50.toFixed(0).padStart(9)} | ${p95.toFixed(0).padStart(6)} |`);
+      console.log(
+        `| ${phase.padEnd(16)} | ${p50.toFixed(0).padStart(9)} | ${p95.toFixed(0).padStart(6)} |`,
+      );
     }
   } finally {
     await server.stop();

@@ -124,7 +124,8 @@ export class Supervisor {
 
   private scheduleProbe(gen: number): void {
     const { probeIntervalMs, startupProbeMs } = this.opts.timings;
-    const every = this.status === "running" ? probeIntervalMs : Math.min(startupProbeMs, probeIntervalMs);
+    const every =
+      this.status === "running" ? probeIntervalMs : Math.min(startupProbeMs, probeIntervalMs);
     this.probeTimer = setTimeout(() => void this.probe(gen), every);
   }
 
@@ -232,7 +233,11 @@ export class Supervisor {
       child.kill("SIGKILL");
     }
     const killed = signalAlive(tracked.values(), "SIGKILL");
-    if (killed > 0) log.warn(`killed ${killed} leftover daemon process(es)`);
+    if (killed > 0) {
+      log.warn(`killed ${killed} leftover daemon process(es)`);
+      // SIGKILL is delivered asynchronously: return only once they are really gone.
+      for (let i = 0; i < 50 && countAlive(tracked.values()) > 0; i++) await sleep(20);
+    }
     if (!exited) await Promise.race([exitedP, sleep(2000)]);
   }
 }

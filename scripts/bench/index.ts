@@ -1,0 +1,28 @@
+/**
+ * `npm run bench` runs every benchmark in turn; `npm run bench -- wake store` runs some.
+ * Benchmarks measure; they never fail on a number (DESIGN: speed is reported, not asserted).
+ */
+import { execFileSync } from "node:child_process";
+
+const ALL = {
+  store: "state store: heartbeat path latency and commands per heartbeat",
+  heartbeat: "heartbeat handling (route handler) latency and store round trips",
+  snapshot: "local provider snapshot/restore vs tar -czf/-xzf of 100 MB / 20,000 files",
+  sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
+  wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
+} as const;
+
+const picked = process.argv.slice(2);
+const unknown = picked.filter((name) => !(name in ALL));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; choose from: ${Object.keys(ALL).join(", ")}`,
+  );
+  process.exit(2);
+}
+for (const name of picked.length > 0 ? picked : Object.keys(ALL)) {
+  console.log(`\n## ${name}: ${ALL[name as keyof typeof ALL]}\n`);
+  execFileSync(process.execPath, ["--import", "tsx", `scripts/bench/${name}.ts`], {
+    stdio: "inherit",
+  });
+}
