@@ -89,6 +89,8 @@ export interface AppEnv {
   timingOverrides: Partial<LifecycleTimings>;
   /** In-process reconcile tick: on by default locally, off on Vercel (Vercel Cron calls /api/cron). */
   localTick: boolean;
+  /** Basics sandbox processes inherit on the local provider (never secrets). */
+  hostEnv: { PATH: string; LANG?: string; TZ?: string };
   /** Reads a variable for the agent's `{ "fromEnv": ... }` values; ClawRun's own secrets are refused. */
   passthrough(name: string): string | undefined;
 }
@@ -145,6 +147,11 @@ export function readEnv(
     logLevel: e.LOG_LEVEL ?? "info",
     timingOverrides,
     localTick: e.CLAWRUN_LOCAL_TICK ? e.CLAWRUN_LOCAL_TICK === "1" : !onVercel,
+    hostEnv: {
+      PATH: source.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      ...(source.LANG ? { LANG: source.LANG } : {}),
+      ...(source.TZ ? { TZ: source.TZ } : {}),
+    },
     passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
   };
 }

@@ -71,6 +71,7 @@ async function buildContext(): Promise<AppContext> {
     config: cfg,
     stateDir: env.stateDir,
     logger,
+    hostEnv: env.hostEnv,
   });
   const agent = createAgent(cfg.agent, {
     env: resolveAgentEnv(cfg.agent.env, env.passthrough),

@@ -191,7 +191,11 @@ export class SandboxLifecycleManager {
     | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }
   > {
     const now = this.d.clock();
-    const { fresh, state, previous } = await this.d.store.recordHeartbeat({ ...hb, sentAt, receivedAt: now });
+    const { fresh, state, previous } = await this.d.store.recordHeartbeat({
+      ...hb,
+      sentAt,
+      receivedAt: now,
+    });
     if (!fresh) return { replay: true };
     if (previous && hb.daemonRestarts > previous.daemonRestarts) {
       // Only on change, so the capped event log is not flooded by heartbeats.

@@ -5,6 +5,7 @@ import { registerProvider } from "./registry";
 export function registerBuiltinProviders(): void {
   registerProvider(
     "local",
-    (ctx) => new LocalProvider({ stateDir: ctx.stateDir, logger: ctx.logger }),
+    (ctx) =>
+      new LocalProvider({ stateDir: ctx.stateDir, logger: ctx.logger, hostEnv: ctx.hostEnv }),
   );
 }

@@ -15,6 +15,7 @@ const ctx: ProviderContext = {
   config: parseConfig("{}").config,
   stateDir: "/tmp/clawrun-registry-test",
   logger: pino({ level: "silent" }),
+  hostEnv: { PATH: "/usr/bin:/bin" },
 };
 
 function fakeProvider(name: string): SandboxProvider {

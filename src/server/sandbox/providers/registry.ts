@@ -8,6 +8,8 @@ export interface ProviderContext {
   /** ClawRun's state directory (the local provider keeps sandboxes and snapshots under it). */
   stateDir: string;
   logger: Logger;
+  /** PATH/LANG/TZ that processes a provider runs on this machine may inherit. */
+  hostEnv: { PATH: string; LANG?: string; TZ?: string };
 }
 
 export type ProviderFactory = (ctx: ProviderContext) => SandboxProvider;

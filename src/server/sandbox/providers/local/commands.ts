@@ -16,14 +16,21 @@ export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
  * the server's own environment, which holds ClawRun's secrets (DESIGN invariant 4).
  * `~/.local/bin` leads PATH because tools are installed there (clawrun.json `tools`).
  */
+/** The host environment sandbox processes may see: basics only, never the server's secrets. */
+export interface HostEnv {
+  PATH: string;
+  LANG?: string;
+  TZ?: string;
+}
+
 export function sandboxEnv(
   root: string,
   baseEnv: Readonly<Record<string, string>>,
   given: Readonly<Record<string, string>> | undefined,
-  host: Readonly<Record<string, string | undefined>>,
+  host: Readonly<HostEnv>,
 ): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: `${root}/.local/bin:${host.PATH ?? "/usr/local/bin:/usr/bin:/bin"}`,
+    PATH: `${root}/.local/bin:${host.PATH}`,
     LANG: host.LANG ?? "C.UTF-8",
     HOME: root,
   };

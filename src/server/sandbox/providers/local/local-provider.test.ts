@@ -6,7 +6,7 @@ import pino from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { CreateSandboxOptions, ManagedSandbox } from "../types";
 import { ProviderError, UnsupportedNetworkPolicyError } from "../types";
-import { sandboxEnv } from "./commands";
+import { type HostEnv, sandboxEnv } from "./commands";
 import { isSandboxId, isSnapshotId, newSandboxId, newSnapshotId } from "./ids";
 import { LocalProvider, validateCreateOptions } from "./local-provider";
 import { isLiveState, readStat } from "./proc";
@@ -109,11 +109,12 @@ describe("local commands", () => {
       "/sbx",
       { CLAWRUN_PORT_3000: "23456" },
       { EXTRA: "1" },
+      // Even a host env carrying more than the basics must not pass it on.
       {
         PATH: "/usr/bin",
         LANG: "en_US.UTF-8",
         CLAWRUN_ADMIN_SECRET: "top-secret",
-      },
+      } as HostEnv,
     );
     expect(env).toEqual({
       PATH: "/sbx/.local/bin:/usr/bin",

@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Logger } from "pino";
 import { bundlePath } from "../../../bundles";
 import {
@@ -12,6 +12,7 @@ import {
   SnapshotNotFoundError,
   UnsupportedNetworkPolicyError,
 } from "../types";
+import type { HostEnv } from "./commands";
 import { allocateHostPorts } from "./host-ports";
 import { isSandboxId, newSandboxId } from "./ids";
 import { LocalSandbox } from "./local-sandbox";
@@ -39,6 +40,8 @@ export interface LocalProviderOptions {
   freezeTimeoutMs?: number;
   /** The bundled watchdog (default: build/bundles/local-watchdog.js). */
   watchdogBundle?: string;
+  /** PATH/LANG/TZ for sandbox processes (from the env module); default: node's dir and the system bins. */
+  hostEnv?: HostEnv;
 }
 
 /** Pure: rejects create options the local provider cannot honour, before anything is made. */
@@ -73,6 +76,12 @@ export class LocalProvider implements SandboxProvider {
     this.snapshots = new SnapshotStore(join(opts.stateDir, "snapshots"));
   }
 
+  private hostEnv(): HostEnv {
+    return (
+      this.opts.hostEnv ?? { PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin` }
+    );
+  }
+
   async create(opts: CreateSandboxOptions): Promise<LocalSandbox> {
     validateCreateOptions(opts);
     if (opts.snapshotId !== undefined && !this.snapshots.get(opts.snapshotId)) {
@@ -103,7 +112,11 @@ export class LocalProvider implements SandboxProvider {
         writeJsonAtomic(layout.meta, meta);
         return meta;
       });
-      await launchWatchdog(layout, this.opts.watchdogBundle ?? bundlePath("localWatchdog"));
+      await launchWatchdog(
+        layout,
+        this.opts.watchdogBundle ?? bundlePath("localWatchdog"),
+        this.hostEnv().PATH,
+      );
       this.opts.logger.info(
         {
           sandboxId: id,
@@ -162,6 +175,7 @@ export class LocalProvider implements SandboxProvider {
       meta,
       snapshots: this.snapshots,
       logger: this.opts.logger,
+      hostEnv: this.hostEnv(),
       freezeTimeoutMs: this.opts.freezeTimeoutMs ?? 10_000,
     });
   }

@@ -15,7 +15,7 @@ import {
   type SandboxStatus,
   UnsupportedNetworkPolicyError,
 } from "../types";
-import { runDetached, runForeground, sandboxEnv } from "./commands";
+import { type HostEnv, runDetached, runForeground, sandboxEnv } from "./commands";
 import { isSameProcessAlive, selfIdentity } from "./proc";
 import {
   freezeGroups,
@@ -51,6 +51,8 @@ export interface LocalSandboxDeps {
   logger: Logger;
   /** How long snapshot() waits for every process to be frozen before giving up. */
   freezeTimeoutMs: number;
+  /** The host basics processes inherit (PATH, LANG, TZ); never the server's secrets. */
+  hostEnv: Readonly<HostEnv>;
 }
 
 /** Pure: the environment entries that tell processes inside where their ports really are. */
@@ -144,7 +146,7 @@ export class LocalSandbox implements ManagedSandbox {
       cmd: opts.cmd,
       args: opts.args ?? [],
       cwd,
-      env: sandboxEnv(this.root, this.baseEnv, opts.env, process.env),
+      env: sandboxEnv(this.root, this.baseEnv, opts.env, this.deps.hostEnv),
       onStarted: (rec: ProcessRecord) => this.adopt(rec),
     };
     if (!opts.detached) return runForeground(spec);

@@ -19,6 +19,8 @@ import {
 export async function launchWatchdog(
   layout: SandboxLayout,
   bundle: string,
+  /** PATH for the watchdog: it needs nothing else (the server's secrets stay out of it). */
+  path: string,
   handshakeTimeoutMs = 10_000,
 ): Promise<ProcessIdentity> {
   if (!existsSync(bundle)) {
@@ -30,7 +32,7 @@ export async function launchWatchdog(
   const logFd = openSync(join(layout.logs, "watchdog.log"), "a", 0o600);
   let exitCode: number | null = null;
   // Only what node needs: the server's secrets stay out of it.
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const env: Record<string, string> = { PATH: path };
   try {
     const child = spawn(process.execPath, [bundle, layout.dir], {
       cwd: layout.dir,
