@@ -1,18 +1,13 @@
-import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat";
+import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { Channel } from "../channels/types";
 import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
 import type { InstanceState, Versioned } from "../store/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
+import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { withLifecycleLock } from "./lifecycle-lock";
-import { decideHeartbeat, mayAutoWake } from "./policy";
+import { mayAutoWake } from "./policy";
 import { reconcile, repairStuck, type TickReport } from "./reconcile";
-import {
-  applyRetention,
-  type SleepOutcome,
-  snapshotAndStop,
-  stopFailedDaemon,
-  stopQuietly,
-} from "./sleep";
+import { applyRetention, type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
@@ -107,7 +102,10 @@ export class SandboxLifecycleManager {
               } as const;
             now = await this.cell.read();
           }
-          return startSandbox(this.d, this.cell, lock, req, now, Date.now() - began);
+          const at = now;
+          return this.reported("start", () =>
+            startSandbox(this.d, this.cell, lock, req, at, Date.now() - began),
+          );
         },
       );
       if (attempt.acquired) return attempt.value;
@@ -131,7 +129,10 @@ export class SandboxLifecycleManager {
     const r = await withLifecycleLock(
       this.d.store,
       { leaseMs: this.d.timings.lockLeaseMs },
-      (lock) => snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
+      (lock) =>
+        this.reported("snapshot + stop", () =>
+          snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
+        ),
     );
     if (!r.acquired) return { status: "busy" };
     // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
@@ -147,10 +148,8 @@ export class SandboxLifecycleManager {
 
   /** Operator "snapshot now": capture without stopping (the sandbox keeps running). */
   async snapshotNow(): Promise<{ id: string } | { status: "busy" } | { status: "not-running" }> {
-    const r = await withLifecycleLock(
-      this.d.store,
-      { leaseMs: this.d.timings.lockLeaseMs },
-      async () => {
+    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
+      this.reported("snapshot", async () => {
         const cur = await this.cell.read();
         if (cur.value.status !== "running" || !cur.value.sandboxId)
           return { status: "not-running" } as const;
@@ -164,7 +163,7 @@ export class SandboxLifecycleManager {
         });
         await applyRetention(this.d);
         return snap;
-      },
+      }),
     );
     return r.acquired ? r.value : { status: "busy" };
   }
@@ -179,104 +178,16 @@ export class SandboxLifecycleManager {
     });
   }
 
-  /**
-   * Heartbeat: decide at once from the state read in the same store round trip; slow work
-   * (snapshot + stop) is returned as `followUp` for the route to run after responding.
-   */
-  async handleHeartbeat(
-    hb: HeartbeatBody,
-    sentAt: number,
-  ): Promise<
-    | { replay: true }
-    | { replay: false; response: HeartbeatResponse; followUp: (() => Promise<void>) | null }
-  > {
-    const now = this.d.clock();
-    const { fresh, state, previous } = await this.d.store.recordHeartbeat({
-      ...hb,
-      sentAt,
-      receivedAt: now,
-    });
-    if (!fresh) return { replay: true };
-    if (previous && hb.daemonRestarts > previous.daemonRestarts) {
-      // Only on change, so the capped event log is not flooded by heartbeats.
-      await recordEvent(this.d, {
-        type: "daemon.restarted",
-        level: "warn",
-        sandboxId: hb.sandboxId,
-        message: `the daemon restarted (${hb.daemonRestarts} restart${hb.daemonRestarts === 1 ? "" : "s"} in this sandbox)`,
-        details: { restarts: hb.daemonRestarts, daemonStatus: hb.daemonStatus },
-      });
-    }
-    const cur = state?.value ?? null;
-    const decision = decideHeartbeat(
-      cur,
-      { hb, cronDueAt: cur?.cronDueAt ?? null, now },
-      policySettings(this.d),
-    );
-    switch (decision.action) {
-      case "stop-stale":
-        return {
-          replay: false,
-          response: { action: "stop", reason: decision.reason },
-          followUp: async () => {
-            await recordEvent(this.d, {
-              type: "sandbox.stale-stopped",
-              level: "warn",
-              sandboxId: hb.sandboxId,
-              message: `stopped sandbox ${hb.sandboxId}: ${decision.reason}`,
-            });
-            await stopQuietly(this.d, hb.sandboxId);
-          },
-        };
-      case "stop-failed":
-        return {
-          replay: false,
-          response: { action: "stop", reason: decision.reason },
-          followUp: async () => {
-            await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
-              stopFailedDaemon(this.d, this.cell, decision.reason, hb.sandboxId),
-            );
-          },
-        };
-      case "extend":
-        await this.extend(state as Versioned<InstanceState>, decision.byMs, decision.reason);
-        return {
-          replay: false,
-          response: { action: "extend", reason: decision.reason },
-          followUp: null,
-        };
-      case "sleep":
-        return {
-          replay: false,
-          response: { action: "stop", reason: decision.reason },
-          followUp: async () => {
-            await this.sleep(decision.reason, hb.sandboxId);
-          },
-        };
-      default:
-        return {
-          replay: false,
-          response: { action: "none", reason: decision.reason },
-          followUp: null,
-        };
-    }
+  /** Heartbeat from a sidecar: see ./heartbeat.ts. */
+  handleHeartbeat(hb: HeartbeatBody, sentAt: number): Promise<HeartbeatOutcome> {
+    return handleHeartbeat(this.d, this.cell, this, hb, sentAt);
   }
 
-  private async extend(
-    cur: Versioned<InstanceState>,
-    byMs: number,
-    reason: "grace" | "file-activity" | "cron",
-  ): Promise<void> {
-    const sandboxId = cur.value.sandboxId as string;
-    await (await this.d.provider.get(sandboxId)).extendTimeout(byMs);
-    const now = this.d.clock();
-    const deadline = Math.max(cur.value.ttlDeadline ?? now, now) + byMs;
-    try {
-      await this.cell.patch(cur, { ttlDeadline: deadline, lastExtend: { at: now, reason } });
-    } catch (err) {
-      // A concurrent transition won; the provider's TTL is extended either way.
-      this.d.logger.debug({ err: errorMessage(err) }, "extend: state changed meanwhile");
-    }
+  /** The supervisor gave up on the daemon: stop at once (under the lock), no snapshot. */
+  async stopFailed(reason: string, sandboxId: string): Promise<void> {
+    await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
+      this.reported("stop", () => stopFailedDaemon(this.d, this.cell, reason, sandboxId)),
+    );
   }
 
   /** Periodic reconcile (Vercel Cron / local timer). */
@@ -297,6 +208,26 @@ export class SandboxLifecycleManager {
       },
       opts,
     );
+  }
+
+  /**
+   * A provider or store fault in the middle of an operation: the operator sees it as an event
+   * with the provider's own message; the status stays where it was, and the next tick repairs it.
+   */
+  private async reported<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      const state = await this.cell.read().catch(() => null);
+      await recordEvent(this.d, {
+        type: "lifecycle.failed",
+        level: "error",
+        sandboxId: state?.value.sandboxId ?? null,
+        message: `${operation} failed while ${state?.value.status ?? "in an unknown state"}: ${errorMessage(err)}; the next tick repairs the status`,
+        details: { operation },
+      }).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Wake, then deliver what queued while asleep (seed 000 wake step 5). */
