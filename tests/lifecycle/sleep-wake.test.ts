@@ -20,8 +20,8 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
   it("keeps an active agent awake, snapshots and stops it when idle, and restores its files on wake", async () => {
     h = await lifecycleHarness({
       config: { sandbox: { activeDuration: 2 } },
-      // TTL is 20 s; a 30 s buffer means every heartbeat with a reason extends it.
-      timings: { ttlBufferMs: 30_000, extendByMs: 5_000 },
+      // A buffer far above any TTL: every heartbeat with a reason extends, so lastExtend tracks it.
+      timings: { ttlBufferMs: 1e9, extendByMs: 1_000 },
     });
     const woke = await h.manager.wake({ reason: "test start", trigger: "operator" });
     expect(woke.status).toBe("running");
