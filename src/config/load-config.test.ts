@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -154,5 +154,14 @@ describe("loadConfig", () => {
     expect(loadConfig(file).config.instance.name).toBe("x");
     writeFileSync(file, '{"instance":{"name":7}}');
     expect(() => loadConfig(file)).toThrow(/instance\.name: expected/);
+  });
+});
+
+describe("clawrun.example.jsonc", () => {
+  it("is a valid config (comments and all)", () => {
+    const text = readFileSync("clawrun.example.jsonc", "utf8");
+    const { config } = parseConfig(text, "clawrun.example.jsonc");
+    expect(config.agent.type).toBe("command");
+    expect(config.cron[0]?.name).toBe("morning");
   });
 });

@@ -1,3 +1,4 @@
+import { SECRET_NAMES } from "../../config/env";
 import type { EnvValue } from "../../config/schema";
 
 /**
