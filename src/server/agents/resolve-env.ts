@@ -16,6 +16,12 @@ export function resolveAgentEnv(
       out[key] = value;
       continue;
     }
+    if ((SECRET_NAMES as readonly string[]).includes(value.fromEnv)) {
+      missing.push(
+        `agent.env.${key}: ${value.fromEnv} is ClawRun's own secret and never goes to the agent`,
+      );
+      continue;
+    }
     const resolved = passthrough(value.fromEnv);
     if (resolved === undefined)
       missing.push(`agent.env.${key}: environment variable ${value.fromEnv} is not set`);
