@@ -134,5 +134,23 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     const file = (await sandbox.readFile("conversations/cron_ping.jsonl"))?.toString() ?? "";
     expect(JSON.parse(file.trim().split("\n")[0] as string)).toMatchObject({ text: "cron ping" });
     expect((await h.store.getSchedule())?.lastRun.ping).toBe(schedule?.nextDueAt);
+
+    // Jobs the agent asks for (the echo agent reads cron.json) are learned while it is awake.
+    await sandbox.writeFiles([
+      {
+        path: "cron.json",
+        content: JSON.stringify({
+          jobs: [{ name: "own", schedule: "0 3 * * *", message: "nightly" }],
+        }),
+      },
+    ]);
+    await h.manager.tick();
+    expect((await h.store.getSchedule())?.agentJobs).toEqual([
+      { name: "own", schedule: "0 3 * * *", message: "nightly" },
+    ]);
+    expect(Object.keys((await h.store.getSchedule())?.lastRun ?? {}).sort()).toEqual([
+      "agent:own",
+      "ping",
+    ]);
   });
 });

@@ -1,3 +1,5 @@
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandAgentConfig } from "../../src/config/schema";
 import { clawrunConfigSchema } from "../../src/config/schema";
@@ -76,6 +78,39 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     expect(snaps).toHaveLength(3);
     expect(snaps[0]?.id).toBe((await status())?.snapshotId);
     expect(await events("snapshot.deleted")).toHaveLength(2);
+  });
+
+  it("restores the next newest snapshot when the newest cannot be, and refuses to start empty when none can", async () => {
+    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 60 } } });
+    for (let i = 0; i < 2; i++) {
+      await h.manager.wake({ reason: `cycle ${i}`, trigger: "operator" });
+      const sandbox = await h.provider.get((await status())?.sandboxId as string);
+      await sandbox.writeFiles([{ path: "generation.txt", content: String(i) }]);
+      await h.manager.sleep(`cycle ${i}`);
+    }
+    const [newest, older] = await h.provider.listSnapshots();
+    const corrupt = (id: string) => {
+      const dir = join(h?.stateDir as string, "snapshots", id);
+      for (const f of readdirSync(dir).filter((n) => n.startsWith("archive")))
+        writeFileSync(join(dir, f), "not an archive");
+    };
+    corrupt(newest?.id as string);
+    expect((await h.manager.wake({ reason: "wake", trigger: "message" })).status).toBe("running");
+    const restored = await h.provider.get((await status())?.sandboxId as string);
+    expect((await restored.readFile("generation.txt"))?.toString()).toBe("0");
+    expect((await status())?.snapshotId).toBe(older?.id);
+    expect((await events("sandbox.create-failed"))[0]?.message).toMatch(
+      new RegExp(`restore of snapshot ${newest?.id} failed`),
+    );
+
+    await h.manager.sleep("again"); // a third snapshot, then break every one of them
+    for (const snap of await h.provider.listSnapshots()) corrupt(snap.id);
+    const outcome = await h.manager.wake({ reason: "wake", trigger: "message" });
+    expect(outcome.status).toBe("failed");
+    const failed = await status();
+    expect(failed?.status).toBe("failed");
+    expect(failed?.error).toMatch(/none of 3 snapshot\(s\) could be restored/);
+    expect((await h.provider.list()).filter((s) => s.status === "running")).toHaveLength(0);
   });
 
   it("stops a sandbox whose daemon crash-loops and reports it failed", async () => {
