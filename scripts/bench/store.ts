@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Requester } from "@upstash/redis";
 import IORedis from "ioredis";
+import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
 import { requesterConnection, upstashConnection } from "../../src/server/store/redis-client";
 import { RedisStore } from "../../src/server/store/redis-store";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
@@ -33,17 +34,11 @@ interface Row {
 }
 
 const initialState = {
+  ...INITIAL_STATE,
   status: "running" as const,
-  since: 0,
   reason: "bench",
   sandboxId: "sb-bench",
   sandboxCreatedAt: 0,
-  ttlDeadline: null,
-  snapshotId: null,
-  error: null,
-  hooksRegistered: false,
-  lastExtend: null,
-  cronDueAt: null,
 };
 
 let sentAt = 1;

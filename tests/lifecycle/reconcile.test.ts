@@ -10,9 +10,8 @@ afterEach(async () => {
   h = null;
 });
 
-const status = async () => (await h?.manager.getState())?.value;
-const events = async (type: string) =>
-  (await h?.store.listEvents(500))?.filter((e) => e.type === type) ?? [];
+const status = async () => (h as LifecycleHarness).status();
+const events = async (type: string) => (h as LifecycleHarness).events(type);
 
 describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
   it("repairs a start whose server died mid-way (killed process, expired lock)", async () => {

@@ -14,9 +14,8 @@ afterEach(async () => {
   h = null;
 });
 
-const status = async () => (await h?.manager.getState())?.value;
-const events = async (type: string) =>
-  (await h?.store.listEvents(500))?.filter((e) => e.type === type) ?? [];
+const status = async () => (h as LifecycleHarness).status();
+const events = async (type: string) => (h as LifecycleHarness).events(type);
 
 describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, sidecar, echo agent)", () => {
   it("keeps an active agent awake, snapshots and stops it when idle, and restores its files on wake", async () => {

@@ -17,6 +17,7 @@ import { CountBasedRetention } from "../../src/server/sandbox/providers/retentio
 import type { SandboxProvider } from "../../src/server/sandbox/providers/types";
 import type { WakeHook } from "../../src/server/sandbox/wake-hooks";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
+import type { InstanceState, LifecycleEvent } from "../../src/server/store/types";
 import { freePort } from "./free-port";
 
 /** A wake hook that records calls, so tests can see hooks registered and torn down. */
@@ -41,6 +42,10 @@ export interface LifecycleHarness {
   provider: SandboxProvider;
   stateDir: string;
   hook: RecordingHook;
+  /** The instance state now. */
+  status(): Promise<InstanceState>;
+  /** Lifecycle events of one type, newest first. */
+  events(type: string): Promise<LifecycleEvent[]>;
   /** Heartbeat responses, in order, as the sidecar received them. */
   heartbeats: { sandboxId: string; status: number; action?: string }[];
   /** While false the parent "is down": heartbeats get connection errors. */
@@ -140,6 +145,8 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     manager,
     params: { stateDir, masterSecret, publicUrl, timings },
     newManager,
+    status: async () => (await manager.getState()).value,
+    events: async (type) => (await store.listEvents(500)).filter((e) => e.type === type),
     store,
     provider,
     stateDir,

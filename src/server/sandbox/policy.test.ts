@@ -1,42 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState } from "../store/types";
-import {
-  activeReason,
-  decideHeartbeat,
-  mayAutoWake,
-  type PolicySettings,
-  planRestore,
-  sleepForecast,
-} from "./policy";
+import { activeReason, decideHeartbeat, mayAutoWake, planRestore, sleepForecast } from "./policy";
+import { MIN, NOW, SEED_SETTINGS, stateOf } from "./policy-fixtures";
 
-const MIN = 60_000;
-const S: PolicySettings = {
-  activeDurationMs: 5 * MIN,
-  cronKeepAliveWindowMs: 15 * MIN,
-  cronWakeLeadTimeMs: MIN,
-  ttlBufferMs: 5 * MIN,
-  extendByMs: 3 * MIN,
-  failedWakeCooldownMs: 5 * MIN,
-};
-const NOW = 1_800_000_000_000;
-
-function state(over: Partial<InstanceState> = {}): InstanceState {
-  return {
-    status: "running",
-    since: NOW - 60 * MIN,
-    reason: "",
-    sandboxId: "sbx_1",
-    sandboxCreatedAt: NOW - 60 * MIN,
-    ttlDeadline: NOW + 2 * MIN,
-    snapshotId: null,
-    error: null,
-    hooksRegistered: false,
-    lastExtend: null,
-    cronDueAt: null,
-    ...over,
-  };
-}
+const S = SEED_SETTINGS;
+const state = (over: Partial<InstanceState> = {}) => stateOf("running", 60, 2, over);
 
 function hb(over: Partial<HeartbeatBody> = {}): HeartbeatBody {
   return {

@@ -6,7 +6,7 @@ import { withLifecycleLock } from "./lifecycle-lock";
 import type { ManagerDeps, SandboxLifecycleManager } from "./manager";
 import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "./providers/types";
 import { recordAwake, stopQuietly } from "./sleep";
-import type { StateCell } from "./state-cell";
+import { AT_REST, type StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
 import { planTick, type TickAction } from "./tick-policy";
 import { registerAll } from "./wake-hooks";
@@ -119,16 +119,11 @@ export async function repairStuck(d: ManagerDeps, cell: StateCell): Promise<void
     from === "snapshotting" || from === "stopping" || hasSnapshot ? "sleeping" : "uninitialized";
   const hookErrors = await registerAll(d.hooks);
   if (cur.value.sandboxId) await recordAwake(d, cur.value, cur.value.sandboxId);
-  await cell.transition(
-    cur,
-    rest,
-    { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, hooksRegistered: true },
-    {
-      reason: `repaired: ${from} was interrupted (the server stopped mid-operation)`,
-      level: "warn",
-      details: { hookErrors, sandboxId: cur.value.sandboxId },
-    },
-  );
+  await cell.transition(cur, rest, AT_REST, {
+    reason: `repaired: ${from} was interrupted (the server stopped mid-operation)`,
+    level: "warn",
+    details: { hookErrors, sandboxId: cur.value.sandboxId },
+  });
 }
 
 async function markDead(
@@ -144,16 +139,11 @@ async function markDead(
   const from = cur.value.snapshotId
     ? `snapshot ${cur.value.snapshotId}`
     : "no snapshot (changes since it started are lost)";
-  await cell.transition(
-    cur,
-    "sleeping",
-    { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, hooksRegistered: true },
-    {
-      reason: `sandbox ${id} ${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted); asleep from ${from}`,
-      level: "warn",
-      details: { sandboxId: id, providerStatus: truth, hookErrors },
-    },
-  );
+  await cell.transition(cur, "sleeping", AT_REST, {
+    reason: `sandbox ${id} ${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted); asleep from ${from}`,
+    level: "warn",
+    details: { sandboxId: id, providerStatus: truth, hookErrors },
+  });
 }
 
 async function stopOrphans(d: ManagerDeps, ids: string[]): Promise<void> {

@@ -2,7 +2,7 @@ import { CLAIM_MARGIN_MS } from "../inbox/drain";
 import type { InstanceState } from "../store/types";
 import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
-import type { StateCell } from "./state-cell";
+import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
 export type SleepOutcome =
@@ -80,14 +80,7 @@ export async function snapshotAndStop(
   await cell.transition(
     cur,
     "sleeping",
-    {
-      sandboxId: null,
-      sandboxCreatedAt: null,
-      ttlDeadline: null,
-      hooksRegistered: true,
-      error: null,
-      lastExtend: null,
-    },
+    { ...AT_REST, error: null },
     {
       reason: `asleep (${reason})`,
       details: { snapshotId, timings: { snapshotMs, stopMs }, hookErrors, sandboxId },
@@ -116,13 +109,7 @@ export async function stopFailedDaemon(
   await cell.transition(
     cur,
     "failed",
-    {
-      sandboxId: null,
-      sandboxCreatedAt: null,
-      ttlDeadline: null,
-      hooksRegistered: true,
-      error: reason,
-    },
+    { ...AT_REST, error: reason },
     {
       reason: `${reason}; sandbox stopped`,
       level: "error",

@@ -7,7 +7,7 @@ import type { HeldLock } from "./lifecycle-lock";
 import { planRestore } from "./policy";
 import type { ManagedSandbox } from "./providers/types";
 import { launchSidecar, provisionFiles } from "./provisioning";
-import type { StateCell } from "./state-cell";
+import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
 
 export interface StartRequest {
@@ -162,7 +162,7 @@ async function fail(
   await cell.transition(
     cur,
     "failed",
-    { sandboxId: null, sandboxCreatedAt: null, ttlDeadline: null, error, hooksRegistered: true },
+    { ...AT_REST, error },
     { reason: error, level: "error", details: { sandboxId } },
   );
   return { status: "failed", error };

@@ -16,6 +16,18 @@ export const INITIAL_STATE: InstanceState = {
   cronDueAt: null,
 };
 
+/**
+ * The patch for every status without a sandbox (sleeping, failed, repaired): the sandbox
+ * fields cleared and wake hooks registered, so messages can wake the agent again.
+ */
+export const AT_REST = {
+  sandboxId: null,
+  sandboxCreatedAt: null,
+  ttlDeadline: null,
+  hooksRegistered: true,
+  lastExtend: null,
+} as const satisfies Partial<InstanceState>;
+
 export class StateConflictError extends Error {
   constructor(what: string) {
     super(`instance state changed underneath (${what}); a newer writer wins`);

@@ -1,35 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { InstanceState } from "../store/types";
-import type { PolicySettings } from "./policy";
+import { MIN, NOW, SEED_SETTINGS, stateOf } from "./policy-fixtures";
 import { planTick, type TickFacts } from "./tick-policy";
 
-const MIN = 60_000;
-const NOW = 1_800_000_000_000;
-const S: PolicySettings = {
-  activeDurationMs: 5 * MIN,
-  cronKeepAliveWindowMs: 15 * MIN,
-  cronWakeLeadTimeMs: MIN,
-  ttlBufferMs: 5 * MIN,
-  extendByMs: 3 * MIN,
-  failedWakeCooldownMs: 5 * MIN,
-};
-
-function st(status: InstanceState["status"], over: Partial<InstanceState> = {}): InstanceState {
-  return {
-    status,
-    since: NOW - 10 * MIN,
-    reason: "",
-    sandboxId: "sbx_1",
-    sandboxCreatedAt: NOW - 10 * MIN,
-    ttlDeadline: NOW + 10 * MIN,
-    snapshotId: null,
-    error: null,
-    hooksRegistered: false,
-    lastExtend: null,
-    cronDueAt: null,
-    ...over,
-  };
-}
+const S = SEED_SETTINGS;
+const st = (status: InstanceState["status"], over: Partial<InstanceState> = {}) =>
+  stateOf(status, 10, 10, over);
 
 function facts(over: Partial<TickFacts>): TickFacts {
   return {

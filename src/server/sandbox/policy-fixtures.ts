@@ -1,0 +1,36 @@
+import type { InstanceState } from "../store/types";
+import type { PolicySettings } from "./policy";
+import { INITIAL_STATE } from "./state-cell";
+
+/** Shared by the policy table tests: the seed's settings and a fixed clock. */
+export const MIN = 60_000;
+export const NOW = 1_800_000_000_000;
+
+export const SEED_SETTINGS: PolicySettings = {
+  activeDurationMs: 5 * MIN,
+  cronKeepAliveWindowMs: 15 * MIN,
+  cronWakeLeadTimeMs: MIN,
+  ttlBufferMs: 5 * MIN,
+  extendByMs: 3 * MIN,
+  failedWakeCooldownMs: 5 * MIN,
+};
+
+/** A state with sandbox `sbx_1` started `ageMin` minutes ago and `ttlLeftMin` minutes of TTL left. */
+export function stateOf(
+  status: InstanceState["status"],
+  ageMin: number,
+  ttlLeftMin: number,
+  over: Partial<InstanceState> = {},
+): InstanceState {
+  return {
+    ...INITIAL_STATE,
+    status,
+    since: NOW - ageMin * MIN,
+    reason: "",
+    sandboxId: "sbx_1",
+    sandboxCreatedAt: NOW - ageMin * MIN,
+    ttlDeadline: NOW + ttlLeftMin * MIN,
+    hooksRegistered: false,
+    ...over,
+  };
+}
