@@ -8,7 +8,7 @@ import type { CreateSandboxOptions, ManagedSandbox } from "../types";
 import { ProviderError, UnsupportedNetworkPolicyError } from "../types";
 import { type HostEnv, sandboxEnv } from "./commands";
 import { isSandboxId, isSnapshotId, newSandboxId, newSnapshotId } from "./ids";
-import { LocalProvider, validateCreateOptions } from "./local-provider";
+import { LocalProvider, stoppedToPrune, validateCreateOptions } from "./local-provider";
 import { isLiveState, readStat } from "./proc";
 import { processIdentitySchema, readJson, sandboxLayout } from "./sandbox-meta";
 
@@ -173,5 +173,31 @@ describe("local provider housekeeping", () => {
     expect(isSnapshotId(newSnapshotId())).toBe(true);
     expect(newSnapshotId(1_000) < newSnapshotId(2_000)).toBe(true);
     expect(isSandboxId("sbx_../../etc")).toBe(false);
+  });
+});
+
+describe("stoppedToPrune", () => {
+  const s = (id: string, status: "running" | "stopped" | "failed", createdAt: number) => ({
+    id,
+    status,
+    createdAt,
+    labels: {},
+  });
+  it.each([
+    ["keeps everything within the limit", [s("a", "stopped", 1), s("b", "stopped", 2)], 2, []],
+    [
+      "drops the oldest stopped beyond it",
+      [s("a", "stopped", 1), s("b", "stopped", 3), s("c", "stopped", 2)],
+      2,
+      ["a"],
+    ],
+    [
+      "never touches running or failed ones",
+      [s("a", "running", 1), s("b", "failed", 2), s("c", "stopped", 3)],
+      0,
+      ["c"],
+    ],
+  ] as const)("%s", (_n, list, keep, expected) => {
+    expect(stoppedToPrune(list, keep)).toEqual(expected);
   });
 });

@@ -42,6 +42,17 @@ export interface LocalProviderOptions {
   watchdogBundle?: string;
   /** PATH/LANG/TZ for sandbox processes (from the env module); default: node's dir and the system bins. */
   hostEnv?: HostEnv;
+  /** Stopped sandboxes whose metadata and logs are kept (the newest); older ones are removed. Default 20. */
+  keepStopped?: number;
+}
+
+/** Pure: the stopped sandboxes beyond the newest `keep`, which can be removed from disk. */
+export function stoppedToPrune(sandboxes: readonly SandboxSummary[], keep: number): string[] {
+  return sandboxes
+    .filter((s) => s.status === "stopped")
+    .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+    .slice(keep)
+    .map((s) => s.id);
 }
 
 /** Pure: rejects create options the local provider cannot honour, before anything is made. */
@@ -126,6 +137,7 @@ export class LocalProvider implements SandboxProvider {
         },
         "local sandbox created",
       );
+      this.pruneStopped();
       return this.sandbox(meta);
     } catch (err) {
       stopWatchdog(layout);
@@ -206,6 +218,19 @@ export class LocalProvider implements SandboxProvider {
       for (const port of Object.values(s.hostPorts)) taken.add(port);
     }
     return taken;
+  }
+
+  /** Each wake leaves a stopped sandbox's small directory behind; keep the newest, drop the rest. */
+  private pruneStopped(): void {
+    const summaries = this.all().map((s) => ({
+      id: s.id,
+      status: s.status,
+      createdAt: s.createdAt,
+      labels: {},
+    }));
+    for (const id of stoppedToPrune(summaries, this.opts.keepStopped ?? 20)) {
+      rmSync(join(this.sandboxesDir, id), { recursive: true, force: true });
+    }
   }
 
   private claim<T>(fn: () => Promise<T>): Promise<T> {
