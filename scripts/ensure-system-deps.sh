@@ -4,15 +4,17 @@
 # otherwise it prints the exact command and stops.
 set -euo pipefail
 
+# command → Debian packages that provide it (fonts so browser screenshots show text)
 declare -A need=(
   [redis-server]=redis-server
-  [chromium]=chromium
+  [chromium]="chromium fonts-liberation"
   [zstd]=zstd
   [tar]=tar
 )
 missing=()
 for bin in "${!need[@]}"; do
-  command -v "$bin" >/dev/null 2>&1 || missing+=("${need[$bin]}")
+  # shellcheck disable=SC2206 # word splitting of the package list is intended
+  command -v "$bin" >/dev/null 2>&1 || missing+=(${need[$bin]})
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
