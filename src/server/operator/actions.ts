@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { jsonError } from "../http/errors";
-import type { OperatorResult } from "../http/operator-route";
+import type { RouteResult } from "../http/route";
 import { TRANSITIONAL } from "../sandbox/status-machine";
 
 export const startBodySchema = z.strictObject({
@@ -17,7 +17,7 @@ export const startBodySchema = z.strictObject({
 export async function startAction(
   ctx: AppContext,
   body: z.infer<typeof startBodySchema>,
-): Promise<OperatorResult> {
+): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
   if (TRANSITIONAL.has(state.status)) return busy(state.status);
   if (state.status === "running" && !body.fresh && !body.snapshotId) {
@@ -45,7 +45,7 @@ export async function startAction(
   };
 }
 
-export async function stopAction(ctx: AppContext): Promise<OperatorResult> {
+export async function stopAction(ctx: AppContext): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
   if (TRANSITIONAL.has(state.status)) return busy(state.status);
   if (state.status !== "running")
@@ -58,7 +58,7 @@ export async function stopAction(ctx: AppContext): Promise<OperatorResult> {
   };
 }
 
-export async function snapshotAction(ctx: AppContext): Promise<OperatorResult> {
+export async function snapshotAction(ctx: AppContext): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
   if (state.status !== "running")
     return jsonError(409, "not_running", `a snapshot needs a running agent; it is ${state.status}`);

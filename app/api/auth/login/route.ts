@@ -1,15 +1,6 @@
 import { signIn } from "@/src/server/auth/sign-in";
-import { getContext } from "@/src/server/context";
-import { errorResponse } from "@/src/server/http/errors";
+import { route } from "@/src/server/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
-  const ctx = await getContext().catch((err: unknown) => err as Error);
-  if (ctx instanceof Error) return errorResponse(ctx, null);
-  try {
-    return await signIn(request, ctx);
-  } catch (err) {
-    return errorResponse(err, ctx.logger);
-  }
-}
+export const POST = route((request, ctx) => signIn(request, ctx));

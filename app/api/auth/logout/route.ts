@@ -1,11 +1,6 @@
 import { signOut } from "@/src/server/auth/sign-in";
-import { getContext } from "@/src/server/context";
-import { errorResponse } from "@/src/server/http/errors";
+import { route } from "@/src/server/http/route";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
-  const ctx = await getContext().catch((err: unknown) => err as Error);
-  if (ctx instanceof Error) return errorResponse(ctx, null);
-  return signOut(request, ctx);
-}
+export const POST = route(async (request, ctx) => signOut(request, ctx));

@@ -1,0 +1,37 @@
+import { after } from "next/server";
+import { type AppContext, getContext } from "../context";
+import { errorResponse } from "./errors";
+
+/** A handler answers at once; slow work it returns as `followUp` runs after the response. */
+export type RouteResult = Response | { response: Response; followUp: (() => Promise<void>) | null };
+
+/**
+ * Every route's plumbing in one place: the shared context (a broken config answers 503),
+ * fault mapping (a down store answers 503), and follow-up work via Next's `after()`.
+ */
+export function route<P = Record<string, never>>(
+  handler: (request: Request, ctx: AppContext, params: P) => Promise<RouteResult>,
+) {
+  return async (request: Request, context?: { params: Promise<P> }): Promise<Response> => {
+    const ctx = await getContext().catch((err: unknown) => err as Error);
+    if (ctx instanceof Error) return errorResponse(ctx, null);
+    try {
+      const result = await handler(request, ctx, (await context?.params) as P);
+      if (result instanceof Response) return result;
+      const { followUp } = result;
+      if (followUp) {
+        after(() =>
+          followUp().catch((err: unknown) =>
+            ctx.logger.error(
+              { err: String(err), path: new URL(request.url).pathname },
+              "follow-up work failed",
+            ),
+          ),
+        );
+      }
+      return result.response;
+    } catch (err) {
+      return errorResponse(err, ctx.logger);
+    }
+  };
+}
