@@ -3,9 +3,10 @@
 
 import type { ConfigRow } from "@/src/server/dashboard/effective-config";
 import type { Overview } from "@/src/server/dashboard/overview";
+import type { LifecycleEvent } from "@/src/server/domain/events";
+import type { InboxMessage } from "@/src/server/domain/inbox-message";
 import type { LogTail } from "@/src/server/operator/logs";
-import type { SnapshotInfo } from "@/src/server/sandbox/providers/types";
-import type { InboxMessage, LifecycleEvent } from "@/src/server/store/schemas";
+import type { SnapshotInfo } from "@/src/server/providers/types";
 
 export type { ConfigRow, InboxMessage, LifecycleEvent, LogTail, Overview, SnapshotInfo };
 

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { freePort, removeDir, sleep, tempDir, waitFor } from "../../src/sidecar/test-support";
+import { freePort, removeDir, sleep, tempDir, waitFor } from "../../tests/support/sidecar-harness";
 import type { ActivityResult } from "./sidecar-activity";
 
 const args = process.argv.slice(2);

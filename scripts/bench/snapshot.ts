@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import pino from "pino";
-import { LocalProvider } from "../../src/server/sandbox/providers/local/local-provider";
-import { detectFormat } from "../../src/server/sandbox/providers/local/snapshot-archive";
-import type { ManagedSandbox } from "../../src/server/sandbox/providers/types";
+import { LocalProvider } from "../../src/server/providers/local/local-provider";
+import { detectFormat } from "../../src/server/providers/local/snapshot-archive";
+import type { ManagedSandbox } from "../../src/server/providers/types";
 
 /**
  * Local provider snapshot (freeze + tar + zstd, atomic publish) and restore (create from

@@ -5,7 +5,7 @@ import { join } from "node:path";
 export const BUNDLES = {
   sidecar: { entry: "src/sidecar/main.ts", file: "sidecar.js" },
   localWatchdog: {
-    entry: "src/server/sandbox/providers/local/watchdog.ts",
+    entry: "src/server/providers/local/watchdog.ts",
     file: "local-watchdog.js",
   },
   agentEcho: { entry: "src/agent-echo/main.ts", file: "agent-echo.js" },

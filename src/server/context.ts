@@ -11,11 +11,11 @@ import type { Agent } from "./agents/types";
 import { GenericChannel } from "./channels/generic";
 import type { Channel } from "./channels/types";
 import { createLogger } from "./logger";
+import { registerBuiltinProviders } from "./providers/builtin";
+import { getProvider } from "./providers/registry";
+import type { SandboxProvider } from "./providers/types";
 import { SandboxLifecycleManager } from "./sandbox/manager";
-import { registerBuiltinProviders } from "./sandbox/providers/builtin";
-import { getProvider } from "./sandbox/providers/registry";
-import { CountBasedRetention } from "./sandbox/providers/retention";
-import type { SandboxProvider } from "./sandbox/providers/types";
+import { CountBasedRetention } from "./sandbox/retention";
 import { createStore } from "./store";
 import type { Store } from "./store/types";
 

@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryLog, removeDir, sleep, tempDir, waitFor } from "../../tests/support/sidecar-harness";
 import { BoundedScanner } from "./activity-scan";
 import { ActivityTracker, ignoreMatcher, normalizeIgnore } from "./activity-tracker";
-import { MemoryLog, removeDir, sleep, tempDir, waitFor } from "./test-support";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -6,10 +6,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type SidecarHealth, sidecarHealthSchema } from "../protocol/health";
-import { type HeartbeatBody, heartbeatBodySchema } from "../protocol/heartbeat";
-import type { SidecarConfigInput } from "../protocol/sidecar-config";
-import { verify } from "../protocol/signing";
 import {
   type BundledSidecar,
   fetchHealth,
@@ -23,7 +19,11 @@ import {
   type TestParent,
   tempDir,
   waitFor,
-} from "./test-support";
+} from "../../tests/support/sidecar-harness";
+import { type SidecarHealth, sidecarHealthSchema } from "../protocol/health";
+import { type HeartbeatBody, heartbeatBodySchema } from "../protocol/heartbeat";
+import type { SidecarConfigInput } from "../protocol/sidecar-config";
+import { verify } from "../protocol/signing";
 
 const SECRET = "e2e-heartbeat-secret-0123456789abcdef";
 const CREATED_AT = 1_709_990_000_000;

@@ -1,8 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  freePort,
+  MemoryLog,
+  sleep,
+  startParent,
+  type TestParent,
+  waitFor,
+} from "../../tests/support/sidecar-harness";
 import { type HeartbeatBody, heartbeatBodySchema } from "../protocol/heartbeat";
 import { verify } from "../protocol/signing";
 import { Heartbeat, type HeartbeatOptions, heartbeatUrl } from "./heartbeat";
-import { freePort, MemoryLog, sleep, startParent, type TestParent, waitFor } from "./test-support";
 
 const SECRET = "hb-secret-for-tests-0123456789";
 const BODY: HeartbeatBody = {

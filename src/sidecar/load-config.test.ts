@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../tests/support/sidecar-harness";
 import { SIDECAR_TIMINGS } from "../protocol/sidecar-config";
 import { ConfigError, loadConfig } from "./load-config";
-import { removeDir, tempDir } from "./test-support";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeDir, tempDir } from "../../tests/support/sidecar-harness";
 import { LineSplitter, LogFile, MAX_LINE_CHARS } from "./log-file";
-import { removeDir, tempDir } from "./test-support";
 
 const dirs: string[] = [];
 afterEach(() => {

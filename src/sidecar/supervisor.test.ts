@@ -1,8 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DaemonStatus } from "../protocol/heartbeat";
-import { Supervisor, type SupervisorTimings } from "./supervisor";
 import {
   freePort,
   LISTENING_DAEMON,
@@ -12,7 +10,9 @@ import {
   removeDir,
   tempDir,
   waitFor,
-} from "./test-support";
+} from "../../tests/support/sidecar-harness";
+import type { DaemonStatus } from "../protocol/heartbeat";
+import { Supervisor, type SupervisorTimings } from "./supervisor";
 
 const TIMINGS: SupervisorTimings = {
   probeIntervalMs: 30,

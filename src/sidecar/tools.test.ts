@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryLog, removeDir, tempDir } from "../../tests/support/sidecar-harness";
 import { buildChildEnv } from "./daemon-env";
-import { MemoryLog, removeDir, tempDir } from "./test-support";
 import { type InstallToolsOptions, installTools } from "./tools";
 
 const dirs: string[] = [];

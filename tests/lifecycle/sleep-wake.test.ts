@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CommandAgentConfig } from "../../src/config/schema";
 import { clawrunConfigSchema } from "../../src/config/schema";
 import { CommandAgent } from "../../src/server/agents/command-agent";
-import type { ManagedSandbox, SandboxProvider } from "../../src/server/sandbox/providers/types";
+import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 

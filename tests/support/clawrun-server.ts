@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import type { LifecycleTimings } from "../../src/config/constants";
-import { LocalProvider } from "../../src/server/sandbox/providers/local/local-provider";
+import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import { freePort, waitFor } from "./free-port";
 
 export interface ClawrunServer {

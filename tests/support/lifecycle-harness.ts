@@ -10,14 +10,15 @@ import type { SidecarTimings } from "../../src/protocol/sidecar-config";
 import { EchoAgent } from "../../src/server/agents/echo-agent";
 import type { Agent } from "../../src/server/agents/types";
 import type { AppContext } from "../../src/server/context";
+import type { LifecycleEvent } from "../../src/server/domain/events";
+import type { InstanceState } from "../../src/server/domain/instance-state";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
+import { LocalProvider } from "../../src/server/providers/local/local-provider";
+import type { SandboxProvider } from "../../src/server/providers/types";
 import { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
-import { LocalProvider } from "../../src/server/sandbox/providers/local/local-provider";
-import { CountBasedRetention } from "../../src/server/sandbox/providers/retention";
-import type { SandboxProvider } from "../../src/server/sandbox/providers/types";
+import { CountBasedRetention } from "../../src/server/sandbox/retention";
 import type { WakeHook } from "../../src/server/sandbox/wake-hooks";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
-import type { InstanceState, LifecycleEvent } from "../../src/server/store/types";
 import { freePort } from "./free-port";
 
 /** A wake hook that records calls, so tests can see hooks registered and torn down. */

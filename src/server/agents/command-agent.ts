@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CommandAgentConfig } from "../../config/schema";
-import type { SandboxFile } from "../sandbox/providers/types";
+import type { SandboxFile } from "../providers/types";
 import { deliverOverHttp } from "./http-delivery";
 import type { Agent } from "./types";
 

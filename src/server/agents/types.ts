@@ -1,5 +1,5 @@
 import type { AgentCronJob, AgentMessage } from "../../protocol/agent-message";
-import type { SandboxFile } from "../sandbox/providers/types";
+import type { SandboxFile } from "../providers/types";
 
 /** The agent port: what runs in the sandbox and how ClawRun talks to it. */
 export interface AgentDaemonSpec {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { joinPath } from "../../config/format-issues";
 import { signatureHeaders, VERIFY_FAILURE_MESSAGES, verify } from "../../protocol/signing";
+import type { InboxMessage } from "../domain/inbox-message";
 import type { WakeHook } from "../sandbox/wake-hooks";
-import type { InboxMessage } from "../store/types";
 import {
   type Channel,
   type ChannelMessage,

@@ -1,6 +1,6 @@
 import { isErrorNamed } from "../../protocol/named-error";
+import type { InboxMessage } from "../domain/inbox-message";
 import type { WakeHook } from "../sandbox/wake-hooks";
-import type { InboxMessage } from "../store/types";
 
 /** A message as a channel hands it to ClawRun, before it is queued. */
 export interface ChannelMessage {

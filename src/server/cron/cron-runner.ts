@@ -1,6 +1,8 @@
 import type { AgentCronJob } from "../../protocol/agent-message";
+import type { InstanceState, Versioned } from "../domain/instance-state";
+import type { Schedule } from "../domain/schedule";
 import type { StateCell } from "../sandbox/state-cell";
-import type { InstanceState, Schedule, Store, Versioned } from "../store/types";
+import type { Store } from "../store/types";
 import { type CronJob, type ScheduleView, viewSchedule } from "./schedule";
 
 /** Agent-reported jobs are namespaced so they can never shadow a clawrun.json job. */

@@ -1,4 +1,4 @@
-import type { AwakeInterval } from "../store/types";
+import type { AwakeInterval } from "../domain/events";
 
 export interface AwakeSummary {
   windowMs: number;

@@ -1,10 +1,11 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
 import type { AppContext } from "../context";
+import type { StoredHeartbeat } from "../domain/heartbeat-record";
+import type { InstanceState } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";
 import { sleepForecast } from "../sandbox/policy";
 import { TRANSITIONAL } from "../sandbox/status-machine";
-import type { InstanceState, StoredHeartbeat } from "../store/types";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 
 const DAY = 24 * 60 * 60_000;

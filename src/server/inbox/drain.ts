@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
 import type { Agent, DeliveryResult } from "../agents/types";
 import type { Channel } from "../channels/types";
-import type { SandboxProvider } from "../sandbox/providers/types";
-import type { InboxMessage, Store } from "../store/types";
+import type { InboxMessage } from "../domain/inbox-message";
+import type { SandboxProvider } from "../providers/types";
+import type { Store } from "../store/types";
 import { retryDelayMs } from "./backoff";
 
 /** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */

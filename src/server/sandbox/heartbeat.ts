@@ -1,5 +1,5 @@
 import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat";
-import type { ExtendReason, InstanceState, Versioned } from "../store/types";
+import type { ExtendReason, InstanceState, Versioned } from "../domain/instance-state";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import { decideHeartbeat } from "./policy";
 import { stopQuietly } from "./sleep";

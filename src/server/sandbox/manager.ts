@@ -1,7 +1,7 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { Channel } from "../channels/types";
+import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
-import type { InstanceState, Versioned } from "../store/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { withLifecycleLock } from "./lifecycle-lock";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { MIN, NOW, SEED_SETTINGS, stateOf } from "../../../tests/support/policy-fixtures";
 import type { HeartbeatBody } from "../../protocol/heartbeat";
-import type { InstanceState } from "../store/types";
+import type { InstanceState } from "../domain/instance-state";
 import { activeReason, decideHeartbeat, mayAutoWake, planRestore, sleepForecast } from "./policy";
-import { MIN, NOW, SEED_SETTINGS, stateOf } from "./policy-fixtures";
 
 const S = SEED_SETTINGS;
 const state = (over: Partial<InstanceState> = {}) => stateOf("running", 60, 2, over);

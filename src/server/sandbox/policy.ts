@@ -1,5 +1,5 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
-import type { ExtendReason, InstanceState } from "../store/types";
+import type { ExtendReason, InstanceState } from "../domain/instance-state";
 
 /**
  * Pure lifecycle decisions (DESIGN invariant 5): state, input and `now` in → decision out.

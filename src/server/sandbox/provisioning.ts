@@ -4,7 +4,7 @@ import type { SidecarConfigInput, SidecarTimings } from "../../protocol/sidecar-
 import type { Agent } from "../agents/types";
 import { PROVISION_DIR } from "../agents/types";
 import { readBundle } from "../bundles";
-import type { ManagedSandbox, SandboxFile } from "./providers/types";
+import type { ManagedSandbox, SandboxFile } from "../providers/types";
 
 /** Seed 000 step 3–4: the agent, its config, the sidecar bundle and its config, then the sidecar. */
 

@@ -1,10 +1,10 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { sidecarHealthSchema } from "../../protocol/health";
 import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
+import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
 import { errorMessage, policySettings, recordEvent } from "./deps";
 import { withLifecycleLock } from "./lifecycle-lock";
 import type { ManagerDeps, SandboxLifecycleManager } from "./manager";
-import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "./providers/types";
 import { recordAwake, stopQuietly } from "./sleep";
 import { AT_REST, type StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";

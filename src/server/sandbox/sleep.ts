@@ -1,5 +1,5 @@
+import type { InstanceState } from "../domain/instance-state";
 import { CLAIM_MARGIN_MS } from "../inbox/drain";
-import type { InstanceState } from "../store/types";
 import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
 import { AT_REST, type StateCell } from "./state-cell";

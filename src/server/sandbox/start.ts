@@ -1,11 +1,11 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
-import type { InstanceState, Versioned } from "../store/types";
+import type { InstanceState, Versioned } from "../domain/instance-state";
+import type { ManagedSandbox } from "../providers/types";
 import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
 import { waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
 import { planRestore } from "./policy";
-import type { ManagedSandbox } from "./providers/types";
 import { launchSidecar, provisionFiles } from "./provisioning";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";

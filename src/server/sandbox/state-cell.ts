@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import type { InstanceState, InstanceStatus, Store, Versioned } from "../store/types";
+import type { InstanceState, InstanceStatus, Versioned } from "../domain/instance-state";
+import type { Store } from "../store/types";
 import { assertTransition } from "./status-machine";
 
 export const INITIAL_STATE: InstanceState = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INSTANCE_STATUSES } from "../store/schemas";
+import { INSTANCE_STATUSES } from "../domain/instance-state";
 import { assertTransition, canTransition, IllegalTransitionError } from "./status-machine";
 
 describe("status machine", () => {

@@ -1,4 +1,4 @@
-import type { InstanceStatus } from "../store/types";
+import type { InstanceStatus } from "../domain/instance-state";
 
 /**
  * Legal status transitions. Anything else is a bug or a stale writer and is rejected

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { InstanceState } from "../store/types";
-import { MIN, NOW, SEED_SETTINGS, stateOf } from "./policy-fixtures";
+import { MIN, NOW, SEED_SETTINGS, stateOf } from "../../../tests/support/policy-fixtures";
+import type { InstanceState } from "../domain/instance-state";
 import { planTick, type TickFacts } from "./tick-policy";
 
 const S = SEED_SETTINGS;

@@ -1,6 +1,6 @@
-import type { InstanceState } from "../store/types";
+import type { InstanceState } from "../domain/instance-state";
+import type { SandboxStatus } from "../providers/types";
 import { mayAutoWake, type PolicySettings } from "./policy";
-import type { SandboxStatus } from "./providers/types";
 import { HAS_SANDBOX, TRANSITIONAL } from "./status-machine";
 
 /** What the periodic reconcile tick knows, gathered by the manager while holding the lifecycle lock. */

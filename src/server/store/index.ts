@@ -5,7 +5,6 @@ import { RedisStore } from "./redis-store";
 import { SqliteStore } from "./sqlite-store";
 import type { Store, StoreOptions } from "./types";
 
-export type * from "./types";
 export { StoreDataError, StoreUnavailableError } from "./types";
 
 export const VERCEL_NEEDS_REDIS =

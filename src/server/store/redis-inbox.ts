@@ -1,5 +1,6 @@
 import type { Redis } from "@upstash/redis";
 import { z } from "zod";
+import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
 import type { RedisKeys } from "./redis-keys";
 import {
   ACK,
@@ -11,7 +12,6 @@ import {
   RELEASE,
   RETRY_DEAD,
 } from "./redis-scripts";
-import type { InboxMessage, NewInboxMessage } from "./schemas";
 import { assembleInboxMessage, inboxBody } from "./stored-data";
 
 /** What the inbox needs from the store. */

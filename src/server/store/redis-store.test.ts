@@ -1,12 +1,17 @@
 import type { Requester, UpstashRequest } from "@upstash/redis";
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  EVERY_OPERATION,
+  freshInstance,
+  heartbeat,
+  state,
+} from "../../../tests/contracts/store/kit";
 import { type RedisServer, startRedisServer } from "../../../tests/support/redis-server";
 import {
   startUpstashRestProxy,
   type UpstashRestProxy,
 } from "../../../tests/support/upstash-rest-proxy";
-import { EVERY_OPERATION, freshInstance, heartbeat, state } from "./contract/kit";
 import { requesterConnection, tcpConnection, upstashConnection } from "./redis-client";
 import { redisKeys } from "./redis-keys";
 import { RedisStore } from "./redis-store";

@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import {
+  type AwakeInterval,
+  awakeIntervalSchema,
+  type LifecycleEvent,
+  lifecycleEventSchema,
+  type NewLifecycleEvent,
+} from "../domain/events";
+import { type StoredHeartbeat, storedHeartbeatSchema } from "../domain/heartbeat-record";
+import { type InstanceState, instanceStateSchema, type Versioned } from "../domain/instance-state";
+import { type Schedule, scheduleSchema } from "../domain/schedule";
 import type { RedisConnection } from "./redis-client";
 import { parseReply, RedisInbox } from "./redis-inbox";
 import { type RedisKeys, redisKeys } from "./redis-keys";
@@ -11,20 +21,6 @@ import {
   RELEASE_LOCK,
   RENEW_LOCK,
 } from "./redis-scripts";
-import {
-  type AwakeInterval,
-  awakeIntervalSchema,
-  type InstanceState,
-  instanceStateSchema,
-  type LifecycleEvent,
-  lifecycleEventSchema,
-  type NewLifecycleEvent,
-  type Schedule,
-  type StoredHeartbeat,
-  scheduleSchema,
-  storedHeartbeatSchema,
-  type Versioned,
-} from "./schemas";
 import {
   HEARTBEAT_RETENTION_MS,
   type ResolvedStoreOptions,

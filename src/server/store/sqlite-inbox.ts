@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { InboxMessage, NewInboxMessage } from "./schemas";
+import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
 import { assembleInboxMessage, inboxBody } from "./stored-data";
 
 /** What the inbox needs from the store: its connection, scoped to one instance. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { freshInstance, message, sleep, state } from "./contract/kit";
+import { freshInstance, message, sleep, state } from "../../../tests/contracts/store/kit";
 import { SCHEMA_VERSION } from "./sqlite-migrations";
 import { SqliteStore } from "./sqlite-store";
 import { StoreUnavailableError } from "./types";

@@ -2,17 +2,13 @@ import { randomUUID } from "node:crypto";
 import {
   type AwakeInterval,
   awakeIntervalSchema,
-  type InstanceState,
-  instanceStateSchema,
   type LifecycleEvent,
   lifecycleEventSchema,
   type NewLifecycleEvent,
-  type Schedule,
-  type StoredHeartbeat,
-  scheduleSchema,
-  storedHeartbeatSchema,
-  type Versioned,
-} from "./schemas";
+} from "../domain/events";
+import { type StoredHeartbeat, storedHeartbeatSchema } from "../domain/heartbeat-record";
+import { type InstanceState, instanceStateSchema, type Versioned } from "../domain/instance-state";
+import { type Schedule, scheduleSchema } from "../domain/schedule";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection";
 import { type SqliteContext, SqliteInbox } from "./sqlite-inbox";
 import {

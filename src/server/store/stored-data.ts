@@ -1,6 +1,10 @@
 import type { z } from "zod";
 import { formatIssues } from "../../config/format-issues";
-import { type InboxMessage, inboxMessageSchema, type NewInboxMessage } from "./schemas";
+import {
+  type InboxMessage,
+  inboxMessageSchema,
+  type NewInboxMessage,
+} from "../domain/inbox-message";
 import { StoreDataError } from "./types";
 
 /**

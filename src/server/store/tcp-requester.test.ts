@@ -1,8 +1,8 @@
 import { errors } from "@upstash/redis";
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshInstance } from "../../../tests/contracts/store/kit";
 import { type RedisServer, startRedisServer } from "../../../tests/support/redis-server";
-import { freshInstance } from "./contract/kit";
 import { requesterConnection } from "./redis-client";
 import { executeUpstashRequest, TcpRequester } from "./tcp-requester";
 

@@ -1,17 +1,9 @@
 import { isErrorNamed } from "../../protocol/named-error";
-import type {
-  AwakeInterval,
-  InboxMessage,
-  InstanceState,
-  LifecycleEvent,
-  NewInboxMessage,
-  NewLifecycleEvent,
-  Schedule,
-  StoredHeartbeat,
-  Versioned,
-} from "./schemas";
-
-export type * from "./schemas";
+import type { AwakeInterval, LifecycleEvent, NewLifecycleEvent } from "../domain/events";
+import type { StoredHeartbeat } from "../domain/heartbeat-record";
+import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
+import type { InstanceState, Versioned } from "../domain/instance-state";
+import type { Schedule } from "../domain/schedule";
 
 /**
  * The state store, in the domain's words. Two adapters (sqlite, redis) pass one contract

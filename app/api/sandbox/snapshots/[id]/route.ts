@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonError } from "@/src/server/http/errors";
 import { operatorRoute } from "@/src/server/http/operator-route";
-import { SnapshotNotFoundError } from "@/src/server/sandbox/providers/types";
+import { SnapshotNotFoundError } from "@/src/server/providers/types";
 
 export const dynamic = "force-dynamic";
 

@@ -14,7 +14,7 @@ import {
   restartChart,
   restartHistory,
   runwayShare,
-} from "../app/_dashboard/format";
+} from "./format";
 
 const S = 1000;
 const MIN = 60 * S;

@@ -1,7 +1,11 @@
 import { expect } from "vitest";
-import type { NetworkPolicy } from "../../../config/schema";
+import type { NetworkPolicy } from "../../../src/config/schema";
+import type {
+  CreateSandboxOptions,
+  ManagedSandbox,
+  SandboxProvider,
+} from "../../../src/server/providers/types";
 import { processTree } from "./contract-programs";
-import type { CreateSandboxOptions, ManagedSandbox, SandboxProvider } from "./types";
 
 /** What a provider brings to run the contract suite against itself. */
 export interface ProviderContractHarness {

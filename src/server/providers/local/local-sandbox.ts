@@ -2,8 +2,8 @@ import { constants } from "node:fs";
 import { mkdir, open, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "pino";
-import type { NetworkPolicy } from "../../../../config/schema";
-import { portEnvName } from "../../../../protocol/constants";
+import type { NetworkPolicy } from "../../../config/schema";
+import { portEnvName } from "../../../protocol/constants";
 import {
   type CommandResult,
   type DetachedCommand,

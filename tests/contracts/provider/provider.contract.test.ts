@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { LocalProvider } from "./local/local-provider";
-import { isLiveState, readStat } from "./local/proc";
+import { LocalProvider } from "../../../src/server/providers/local/local-provider";
+import { isLiveState, readStat } from "../../../src/server/providers/local/proc";
 import { describeProviderContract } from "./provider-contract";
 
 const stateDir = mkdtempSync(join(tmpdir(), "clawrun-local-contract-"));
 // Short timings keep the suite fast; the shipped defaults are in LocalProvider.
 const timings = { killGraceMs: 300, watchdogPollMs: 100 };
-const fixture = join(__dirname, "local", "create-and-exit.fixture.ts");
+const fixture = join(__dirname, "..", "..", "fixtures", "create-and-exit.ts");
 
 describeProviderContract({
   name: "local",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ContractContext } from "../store-contract";
 import { event, heartbeat, message, sleep, state } from "./kit";
+import type { ContractContext } from "./store-contract";
 
 /** Events, awake intervals, schedule, counters, and instance isolation across all of them. */
 export function logsContract(ctx: ContractContext): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ContractContext } from "../store-contract";
 import { heartbeat, sleep, state } from "./kit";
+import type { ContractContext } from "./store-contract";
 
 /** Instance state (CAS), locks (lease, owner, fencing) and heartbeats (replay, state in the same call). */
 export function stateContract(ctx: ContractContext): void {

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "pino";
-import { bundlePath } from "../../../bundles";
+import { bundlePath } from "../../bundles";
 import {
   type CreateSandboxOptions,
   ProviderError,

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { portEnvName } from "../../../protocol/constants";
+import { portEnvName } from "../../../src/protocol/constants";
+import { UnsupportedNetworkPolicyError } from "../../../src/server/providers/types";
 import {
   type ContractKit,
   fetchText,
@@ -10,7 +11,6 @@ import {
 } from "./contract-kit";
 import { echoServer, processTree } from "./contract-programs";
 import { filesystemContract } from "./provider-contract-fs";
-import { UnsupportedNetworkPolicyError } from "./types";
 
 export type { ProviderContractHarness } from "./contract-kit";
 

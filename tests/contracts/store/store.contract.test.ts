@@ -3,13 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import IORedis from "ioredis";
-import { type RedisServer, startRedisServer } from "../../../tests/support/redis-server";
-import { startUpstashRestProxy } from "../../../tests/support/upstash-rest-proxy";
-import { CORRUPT_IDS, type CorruptTarget, type StoreHarness } from "./contract/kit";
-import { type RedisConnection, tcpConnection, upstashConnection } from "./redis-client";
-import { redisKeys } from "./redis-keys";
-import { RedisStore } from "./redis-store";
-import { SqliteStore } from "./sqlite-store";
+import {
+  type RedisConnection,
+  tcpConnection,
+  upstashConnection,
+} from "../../../src/server/store/redis-client";
+import { redisKeys } from "../../../src/server/store/redis-keys";
+import { RedisStore } from "../../../src/server/store/redis-store";
+import { SqliteStore } from "../../../src/server/store/sqlite-store";
+import { type RedisServer, startRedisServer } from "../../support/redis-server";
+import { startUpstashRestProxy } from "../../support/upstash-rest-proxy";
+import { CORRUPT_IDS, type CorruptTarget, type StoreHarness } from "./kit";
 import { describeStoreContract } from "./store-contract";
 
 // ── sqlite: a real file in a temp dir ───────────────────────────────

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ContractContext } from "../store-contract";
 import { message, sleep } from "./kit";
+import type { ContractContext } from "./store-contract";
 
 const ids = (list: { id: string }[]) => list.map((m) => m.id);
 

@@ -1,4 +1,4 @@
-import type { SnapshotInfo } from "./types";
+import type { SnapshotInfo } from "../providers/types";
 
 export interface RetentionPolicy {
   /** Which snapshots to delete. Pure: no I/O. */

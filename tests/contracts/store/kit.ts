@@ -1,10 +1,8 @@
-import type {
-  InstanceState,
-  NewInboxMessage,
-  NewLifecycleEvent,
-  StoredHeartbeat,
-} from "../schemas";
-import type { Store, StoreOptions } from "../types";
+import type { NewLifecycleEvent } from "../../../src/server/domain/events";
+import type { StoredHeartbeat } from "../../../src/server/domain/heartbeat-record";
+import type { NewInboxMessage } from "../../../src/server/domain/inbox-message";
+import type { InstanceState } from "../../../src/server/domain/instance-state";
+import type { Store, StoreOptions } from "../../../src/server/store/types";
 
 /** What the contract suite needs from each adapter's test setup. */
 export interface StoreHarness {

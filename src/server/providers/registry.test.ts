@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../../config/load-config";
+import { parseConfig } from "../../config/load-config";
 import { registerBuiltinProviders } from "./builtin";
 import { LocalProvider } from "./local/local-provider";
 import {

@@ -1,5 +1,5 @@
-import type { NetworkPolicy } from "../../../config/schema";
-import { isErrorNamed } from "../../../protocol/named-error";
+import type { NetworkPolicy } from "../../config/schema";
+import { isErrorNamed } from "../../protocol/named-error";
 
 /**
  * The SandboxProvider / ManagedSandbox port (seed 003). Members the seed lists are marked

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContractContext } from "../store-contract";
-import { type Store, StoreDataError, StoreUnavailableError } from "../types";
+import { type Store, StoreDataError, StoreUnavailableError } from "../../../src/server/store/types";
 import {
   CORRUPT_IDS,
   type CorruptTarget,
@@ -10,6 +9,7 @@ import {
   message,
   state,
 } from "./kit";
+import type { ContractContext } from "./store-contract";
 
 /** Per target: how to store something valid first, and the read that must then fail. */
 const CORRUPTIONS: Record<

@@ -1,7 +1,11 @@
 import { expect, it } from "vitest";
+import {
+  PathEscapeError,
+  SandboxNotFoundError,
+  SnapshotNotFoundError,
+} from "../../../src/server/providers/types";
 import { type ContractKit, fetchText, waitFor } from "./contract-kit";
 import { consistencyVerifier, continuousWriter } from "./contract-programs";
-import { PathEscapeError, SandboxNotFoundError, SnapshotNotFoundError } from "./types";
 
 /** Snapshots, isolation between sandboxes, and the sandbox root as a boundary. */
 export function filesystemContract(kit: ContractKit): void {

@@ -8,9 +8,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SidecarConfigInput } from "../protocol/sidecar-config";
-import type { Logger } from "./log-file";
-import { readProc } from "./process-tree";
+import type { SidecarConfigInput } from "../../src/protocol/sidecar-config";
+import type { Logger } from "../../src/sidecar/log-file";
+import { readProc } from "../../src/sidecar/process-tree";
 
 export function tempDir(prefix = "clawrun-sidecar-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { ClawrunConfig } from "../../../config/schema";
+import type { ClawrunConfig } from "../../config/schema";
 import type { SandboxProvider } from "./types";
 
 /** What a provider factory receives from the composition root. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SnapshotInfo } from "../providers/types";
 import { CountBasedRetention } from "./retention";
-import type { SnapshotInfo } from "./types";
 
 const snap = (id: string, createdAt: number): SnapshotInfo => ({
   id,

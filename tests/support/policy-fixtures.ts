@@ -1,6 +1,6 @@
-import type { InstanceState } from "../store/types";
-import type { PolicySettings } from "./policy";
-import { INITIAL_STATE } from "./state-cell";
+import type { InstanceState } from "../../src/server/domain/instance-state";
+import type { PolicySettings } from "../../src/server/sandbox/policy";
+import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
 
 /** Shared by the policy table tests: the seed's settings and a fixed clock. */
 export const MIN = 60_000;

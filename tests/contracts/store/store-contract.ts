@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe } from "vitest";
-import { faultsContract } from "./contract/faults";
-import { inboxContract } from "./contract/inbox";
-import { freshInstance, type StoreHarness } from "./contract/kit";
-import { logsContract } from "./contract/logs";
-import { stateContract } from "./contract/state";
-import type { Store, StoreOptions } from "./types";
+import type { Store, StoreOptions } from "../../../src/server/store/types";
+import { faultsContract } from "./faults";
+import { inboxContract } from "./inbox";
+import { freshInstance, type StoreHarness } from "./kit";
+import { logsContract } from "./logs";
+import { stateContract } from "./state";
 
 /** What each contract section gets: stores on fresh instances, closed after every test. */
 export interface ContractContext {

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { daemonStatusSchema } from "../../protocol/heartbeat";
+import { epochMs } from "./epoch";
+
+/** The last heartbeat stored per sandbox (replay check, restart counting, dashboard). */
+export const storedHeartbeatSchema = z.object({
+  sandboxId: z.string(),
+  /** Signature timestamp; a heartbeat not newer than the stored one is a replay. */
+  sentAt: epochMs,
+  receivedAt: epochMs,
+  lastChangedAt: epochMs,
+  sandboxCreatedAt: epochMs,
+  root: z.string(),
+  daemonStatus: daemonStatusSchema,
+  daemonRestarts: z.number().int().nonnegative(),
+});
+export type StoredHeartbeat = z.infer<typeof storedHeartbeatSchema>;

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { epochMs } from "./epoch";
+
+/**
+ * The instance's lifecycle state: the one record every lifecycle decision reads and every
+ * transition writes (compare-and-set on `Versioned.version`).
+ */
+export const INSTANCE_STATUSES = [
+  "uninitialized",
+  "creating",
+  "starting",
+  "running",
+  "snapshotting",
+  "stopping",
+  "sleeping",
+  "failed",
+] as const;
+export const instanceStatusSchema = z.enum(INSTANCE_STATUSES);
+export type InstanceStatus = z.infer<typeof instanceStatusSchema>;
+
+export const extendReasonSchema = z.enum(["grace", "file-activity", "cron"]);
+export type ExtendReason = z.infer<typeof extendReasonSchema>;
+
+export const instanceStateSchema = z.object({
+  status: instanceStatusSchema,
+  /** When this status was entered. */
+  since: epochMs,
+  /** Why (human words, shown on the dashboard). */
+  reason: z.string(),
+  /** The instance's current sandbox (null when none is meant to exist). */
+  sandboxId: z.string().nullable(),
+  sandboxCreatedAt: epochMs.nullable(),
+  /** The current sandbox's native TTL deadline, as last set by create/extend. */
+  ttlDeadline: epochMs.nullable(),
+  /** Snapshot the current/last sandbox was restored from, or the last one taken. */
+  snapshotId: z.string().nullable(),
+  /** Last error in plain words (failed starts, snapshot failures). */
+  error: z.string().nullable(),
+  /** Wake hooks are registered while sleeping so messages can wake the agent. */
+  hooksRegistered: z.boolean(),
+  lastExtend: z.object({ at: epochMs, reason: extendReasonSchema }).nullable(),
+  /** When the next cron job is due: the heartbeat's cron extend reason reads it from here. */
+  cronDueAt: epochMs.nullable().default(null),
+});
+export type InstanceState = z.infer<typeof instanceStateSchema>;
+
+export interface Versioned<T> {
+  value: T;
+  /** Increases by one on every successful write; 0 means "never written". */
+  version: number;
+}
