@@ -5,8 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { EnvError, readEnv } from "../src/config/env";
-import { ConfigError, loadConfig } from "../src/config/load-config";
+import { ConfigError } from "../src/config/load-config";
 import { MissingSecretsError, resolveSecrets } from "../src/config/secrets";
+import { loadClawrunConfig } from "../src/server/config-schema";
 
 function fail(lines: string[]): never {
   console.error("\nClawRun cannot start:\n");
@@ -17,7 +18,7 @@ function fail(lines: string[]): never {
 
 try {
   const env = readEnv();
-  const { path } = loadConfig(env.configPath);
+  const { path } = loadClawrunConfig(env.configPath);
   const { secrets, generated, file } = resolveSecrets(env);
   console.log(
     path

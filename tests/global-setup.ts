@@ -7,5 +7,6 @@ import { ensureNextBuild } from "./support/next-build";
  */
 export default function setup(): void {
   execFileSync(process.execPath, ["--import", "tsx", "scripts/bundle.ts"], { stdio: "inherit" });
-  ensureNextBuild();
+  // A run of unit and contract tests alone may skip the production build (it takes minutes).
+  if (process.env.CLAWRUN_TEST_SKIP_NEXT_BUILD !== "1") ensureNextBuild();
 }

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pino from "pino";
 import { LIFECYCLE } from "../../src/config/constants";
-import { clawrunConfigSchema } from "../../src/config/schema";
 import { signatureHeaders } from "../../src/protocol/signing";
-import { EchoAgent } from "../../src/server/agents/echo-agent";
+import { EchoAgent } from "../../src/server/agents/echo/echo-agent";
 import { heartbeatSecret } from "../../src/server/auth/derive-key";
+import { parseClawrunConfig } from "../../src/server/config-schema";
 import type { AppContext } from "../../src/server/context";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
@@ -49,7 +49,7 @@ function counting(store: Store): { store: Store; calls: () => number } {
 
 async function run(label: string, raw: Store, provider: LocalProvider, extend: boolean) {
   const logger = pino({ level: "silent" });
-  const config = clawrunConfigSchema.parse({ sandbox: { activeDuration: 300 } });
+  const config = parseClawrunConfig({ sandbox: { activeDuration: 300 } });
   const { store, calls } = counting(raw);
   const manager = new SandboxLifecycleManager({
     store,

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { isErrorNamed } from "../protocol/named-error";
+import { ClawrunError } from "../protocol/clawrun-error";
 import { LIFECYCLE, type LifecycleTimings } from "./constants";
 import { formatIssues } from "./format-issues";
 
@@ -93,16 +93,22 @@ export interface AppEnv {
   hostEnv: { PATH: string; LANG?: string; TZ?: string };
   /** Reads a variable for the agent's `{ "fromEnv": ... }` values; ClawRun's own secrets are refused. */
   passthrough(name: string): string | undefined;
+  /**
+   * Parses the variables a provider or channel declared (its envSchema). `extra` supplies
+   * values that may come from elsewhere (ClawRun's generated secrets), the environment wins.
+   */
+  moduleEnv<T>(schema: z.ZodType<T>, extra?: Record<string, string>): ModuleEnvResult<T>;
 }
 
-export class EnvError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "EnvError");
-  }
+export type ModuleEnvResult<T> =
+  | { ok: true; value: T }
+  /** `missing`: variables that are not set; `problems`: one line each, naming the variable. */
+  | { ok: false; missing: string[]; problems: string[] };
 
+export class EnvError extends ClawrunError {
+  static override readonly errorName = "EnvError";
   constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
-    this.name = "EnvError";
+    super("misconfigured", problems.join("\n"), { status: 503 });
   }
 }
 
@@ -153,6 +159,7 @@ export function readEnv(
       ...(source.TZ ? { TZ: source.TZ } : {}),
     },
     passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
+    moduleEnv: (schema, extra = {}) => parseModuleEnv(schema, { ...extra, ...nonEmpty(source) }),
   };
 }
 
@@ -196,4 +203,28 @@ function parseTimings(raw: string | undefined, problems: string[]): Partial<Life
     return {};
   }
   return Object.fromEntries(Object.entries(result.data).filter(([, v]) => v !== undefined));
+}
+
+function nonEmpty(source: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v.trim() !== "") out[k] = v;
+  return out;
+}
+
+function parseModuleEnv<T>(
+  schema: z.ZodType<T>,
+  values: Record<string, string>,
+): ModuleEnvResult<T> {
+  const parsed = schema.safeParse(values, { reportInput: false });
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const missing: string[] = [];
+  const problems: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0] ?? "");
+    if (name && values[name] === undefined) {
+      missing.push(name);
+      problems.push(`environment: ${name} is not set`);
+    } else problems.push(`environment: ${name}: ${issue.message}`);
+  }
+  return { ok: false, missing: [...new Set(missing)], problems: [...new Set(problems)] };
 }

@@ -1,18 +1,15 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { isErrorNamed } from "../protocol/named-error";
+import type { z } from "zod";
+import { ClawrunError } from "../protocol/clawrun-error";
 import { formatIssues } from "./format-issues";
-import { type ClawrunConfig, clawrunConfigSchema } from "./schema";
+import type { ClawrunConfig } from "./schema";
 import { stripJsonComments } from "./strip-json-comments";
 
-export class ConfigError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "ConfigError");
-  }
-
+export class ConfigError extends ClawrunError {
+  static override readonly errorName = "ConfigError";
   constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
-    this.name = "ConfigError";
+    super("misconfigured", problems.join("\n"), { status: 503 });
   }
 }
 
@@ -26,6 +23,7 @@ export interface LoadedConfig {
 
 /** Parses clawrun.json text (comments allowed). Throws ConfigError with one line per problem. */
 export function parseConfig(
+  schema: z.ZodType,
   text: string,
   source = "clawrun.json",
 ): { config: ClawrunConfig; raw: unknown } {
@@ -35,24 +33,24 @@ export function parseConfig(
   } catch (err) {
     throw new ConfigError([`${source}: not valid JSON (${(err as Error).message})`]);
   }
-  const result = clawrunConfigSchema.safeParse(raw, { reportInput: true });
+  const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) throw new ConfigError(formatIssues(source, result.error.issues));
-  return { config: result.data, raw };
+  return { config: result.data as ClawrunConfig, raw };
 }
 
 /** Reads the config file; a missing file means "all defaults" (the zero-setup local run). */
-export function loadConfig(path: string): LoadedConfig {
+export function loadConfig(schema: z.ZodType, path: string): LoadedConfig {
   const absolute = resolve(path);
   let text: string;
   try {
     text = readFileSync(absolute, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-      return { config: clawrunConfigSchema.parse({}), path: null, raw: {} };
+      return { config: schema.parse({}) as ClawrunConfig, path: null, raw: {} };
     }
     throw new ConfigError([`${absolute}: cannot be read (${(err as Error).message})`]);
   }
   const shown = relative(process.cwd(), absolute) || absolute;
-  const { config, raw } = parseConfig(text, shown.startsWith("..") ? absolute : shown);
+  const { config, raw } = parseConfig(schema, text, shown.startsWith("..") ? absolute : shown);
   return { config, path: absolute, raw };
 }

@@ -4,19 +4,19 @@ import { SANDBOX_PORTS } from "../protocol/constants";
 
 /** Zod schema of clawrun.json. Defaults are the seeds' numbers; unknown keys are rejected. */
 
-const positiveInt = (what = "a positive integer") =>
+export const positiveInt = (what = "a positive integer") =>
   z
     .number({ error: `expected ${what}` })
     .int({ error: `expected ${what}` })
     .positive({ error: `expected ${what}` });
 
-const port = z
+export const portSchema = z
   .number({ error: "expected a port number (1-65535)" })
   .int({ error: "expected a port number (1-65535)" })
   .min(1, { error: "expected a port number (1-65535)" })
   .max(65535, { error: "expected a port number (1-65535)" });
 
-const nonEmpty = (what: string) =>
+export const nonEmpty = (what: string) =>
   z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 
 /** Env values for the daemon: a literal, or `{ "fromEnv": "NAME" }` so secrets stay out of this file. */
@@ -24,7 +24,7 @@ export const envValueSchema = z.union(
   [z.string(), z.strictObject({ fromEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })],
   { error: 'expected a string or { "fromEnv": "VARIABLE_NAME" }' },
 );
-const envMap = z.record(
+export const envMapSchema = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" }),
   envValueSchema,
 );
@@ -39,39 +39,6 @@ const instanceSchema = z.strictObject({
     .default("clawrun"),
 });
 
-/** How a message is handed to a running daemon over HTTP. */
-const deliverySchema = z.strictObject({
-  path: z
-    .string()
-    .startsWith("/", { error: 'expected a path starting with "/"' })
-    .default("/message"),
-  /** `json`: POST {id, conversation, text}, reply read from JSON `reply`/`text` or the raw body. `text`: POST the text as text/plain. */
-  format: z.enum(["json", "text"], { error: 'expected "json" or "text"' }).default("json"),
-  timeoutMs: positiveInt().default(30_000),
-});
-
-const echoAgentSchema = z.strictObject({
-  type: z.literal("echo"),
-  port: port.default(SANDBOX_PORTS.daemon),
-  env: envMap.default({}),
-});
-
-const commandAgentSchema = z.strictObject({
-  type: z.literal("command"),
-  command: nonEmpty("the daemon's executable (a non-empty string)"),
-  /** `{PORT}` in an argument is replaced with the port the daemon must listen on. */
-  args: z.array(z.string(), { error: "expected an array of strings" }).default([]),
-  env: envMap.default({}),
-  port: port.default(SANDBOX_PORTS.daemon),
-  delivery: deliverySchema.default({ path: "/message", format: "json", timeoutMs: 30_000 }),
-  /** Files copied from the project into the sandbox root before start: { "sandbox/path": "local/path" }. */
-  files: z.record(z.string(), z.string()).default({}),
-});
-
-export const agentSchema = z.discriminatedUnion("type", [echoAgentSchema, commandAgentSchema], {
-  error: 'expected "echo" or "command"',
-});
-
 export const networkPolicySchema = z.union(
   [
     z.literal("allow-all"),
@@ -81,7 +48,7 @@ export const networkPolicySchema = z.union(
   { error: 'expected "allow-all", "deny-all" or { "allow": ["host", ...] }' },
 );
 
-const toolSchema = z.strictObject({
+export const toolSchema = z.strictObject({
   name: nonEmpty("a tool name"),
   /** Shell command that exits 0 when the tool is already installed. */
   check: nonEmpty("a shell command"),
@@ -89,8 +56,7 @@ const toolSchema = z.strictObject({
   install: z.array(nonEmpty("a shell command")).min(1, { error: "expected at least one command" }),
 });
 
-const sandboxSchema = z.strictObject({
-  provider: z.enum(["local", "vercel"], { error: 'expected "local" or "vercel"' }).default("local"),
+const sandboxBaseShape = {
   /** Seconds of idleness (no file activity) before the sandbox is snapshotted and stopped. */
   activeDuration: positiveInt().default(300),
   /** Seconds: stay awake when a cron job is due within this window. */
@@ -100,7 +66,7 @@ const sandboxSchema = z.strictObject({
   resources: z.strictObject({ vcpus: positiveInt().default(2) }).default({ vcpus: 2 }),
   networkPolicy: networkPolicySchema.default("allow-all"),
   tools: z.array(toolSchema).default([]),
-});
+};
 
 const cronExpression = z.string({ error: "expected a cron expression" }).refine(
   (expr) => {
@@ -123,27 +89,80 @@ const cronJobSchema = z.strictObject({
   timezone: z.string().optional(),
 });
 
-const genericChannelSchema = z.strictObject({
-  /** Replies to queued messages are POSTed here, signed like incoming webhooks. */
-  replyUrl: z.url({ error: "expected an http(s) URL" }).optional(),
-});
+/** A part of clawrun.json contributed by a module (a provider, a channel or an agent). */
+export interface ConfigPart {
+  readonly name: string;
+  readonly configSchema: z.ZodType;
+}
 
-const channelsSchema = z.strictObject({
-  generic: genericChannelSchema.optional(),
-});
+/** The common shape of every agent section: its type, its daemon's port and environment. */
+export interface AgentConfigBase {
+  type: string;
+  port: number;
+  env: Record<string, EnvValue>;
+}
 
-export const clawrunConfigSchema = z.strictObject({
-  $schema: z.string().optional(),
-  instance: instanceSchema.default({ name: "clawrun" }),
-  agent: agentSchema.default({ type: "echo", port: SANDBOX_PORTS.daemon, env: {} }),
-  sandbox: sandboxSchema.default(() => sandboxSchema.parse({})),
-  cron: z.array(cronJobSchema).default([]),
-  channels: channelsSchema.default({ generic: {} }),
-});
+/**
+ * Builds the clawrun.json schema from the module lists (src/server/config-schema.ts passes
+ * them), so `sandbox.provider`, `sandbox.<provider>`, `agent.type` and `channels.<name>`
+ * accept exactly what is built in. Defaults are the lifecycle's numbers; unknown keys are
+ * rejected.
+ */
+export function buildConfigSchema(parts: {
+  providers: readonly ConfigPart[];
+  /** Each agent's schema is an object whose `type` is the literal agent name. */
+  agents: readonly (ConfigPart & { readonly configSchema: z.ZodObject })[];
+  channels: readonly ConfigPart[];
+}) {
+  const providerNames = parts.providers.map((p) => p.name);
+  const quoted = (names: string[]) => {
+    const q = names.map((n) => `"${n}"`);
+    return q.length > 1 ? `${q.slice(0, -1).join(", ")} or ${q.at(-1)}` : (q[0] ?? "(none)");
+  };
+  const sandboxSchema = z.strictObject({
+    ...sandboxBaseShape,
+    provider: z
+      .string({ error: `expected ${quoted(providerNames)}` })
+      .refine((v) => providerNames.includes(v), { error: `expected ${quoted(providerNames)}` })
+      .default("local"),
+    ...Object.fromEntries(parts.providers.map((p) => [p.name, p.configSchema.optional()])),
+  });
+  const agentTypes = parts.agents.map((a) => a.name);
+  const agentSchema = z.discriminatedUnion(
+    "type",
+    parts.agents.map((a) => a.configSchema) as [z.ZodObject, ...z.ZodObject[]],
+    { error: `expected ${quoted(agentTypes)}` },
+  );
+  const channelsSchema = z.strictObject(
+    Object.fromEntries(parts.channels.map((c) => [c.name, c.configSchema.optional()])),
+  );
+  return z.strictObject({
+    $schema: z.string().optional(),
+    instance: instanceSchema.default({ name: "clawrun" }),
+    agent: agentSchema.default({ type: "echo", port: SANDBOX_PORTS.daemon, env: {} }),
+    sandbox: sandboxSchema.default(() => sandboxSchema.parse({})),
+    cron: z.array(cronJobSchema).default([]),
+    channels: channelsSchema.default(() => channelsSchema.parse({ generic: {} })),
+  });
+}
 
-export type ClawrunConfig = z.output<typeof clawrunConfigSchema>;
-export type AgentConfig = ClawrunConfig["agent"];
-export type CommandAgentConfig = Extract<AgentConfig, { type: "command" }>;
+type BuiltConfig = z.output<ReturnType<typeof buildConfigSchema>>;
+
+/** The fields every agent section has, whatever its type (agents/<type> adds its own). */
+export const agentBaseShape = {
+  port: portSchema.default(SANDBOX_PORTS.daemon),
+  env: envMapSchema.default({}),
+};
+
+/** clawrun.json after parsing: module sections stay `unknown` here; each module parses its own. */
+export type ClawrunConfig = Omit<BuiltConfig, "sandbox" | "agent" | "channels"> & {
+  agent: AgentConfigBase;
+  sandbox: Omit<BuiltConfig["sandbox"], "provider"> & {
+    provider: string;
+    [provider: string]: unknown;
+  };
+  channels: Record<string, unknown>;
+};
 export type NetworkPolicy = z.output<typeof networkPolicySchema>;
 export type ToolSpec = z.output<typeof toolSchema>;
 export type CronJobConfig = z.output<typeof cronJobSchema>;

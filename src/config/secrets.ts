@@ -2,23 +2,21 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { isErrorNamed } from "../protocol/named-error";
+import { ClawrunError } from "../protocol/clawrun-error";
 import type { AppEnv, SecretName } from "./env";
 import { SECRET_NAMES } from "./env";
 
 export type Secrets = Record<SecretName, string>;
 
-export class MissingSecretsError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "MissingSecretsError");
-  }
-
+export class MissingSecretsError extends ClawrunError {
+  static override readonly errorName = "MissingSecretsError";
   constructor(readonly missing: SecretName[]) {
     super(
+      "misconfigured",
       `ClawRun on Vercel needs these environment variables (at least 16 random characters each): ${missing.join(", ")}. ` +
         "Generate one with: openssl rand -hex 32",
+      { status: 503 },
     );
-    this.name = "MissingSecretsError";
   }
 }
 

@@ -2,17 +2,15 @@ import type { Logger } from "pino";
 import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
 import { type AppEnv, readEnv } from "../config/env";
-import { type LoadedConfig, loadConfig } from "../config/load-config";
+import type { LoadedConfig } from "../config/load-config";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
-import { registerBuiltinAgents } from "./agents/builtin";
-import { createAgent } from "./agents/registry";
-import { resolveAgentEnv } from "./agents/resolve-env";
+import type { SidecarTimings } from "../protocol/sidecar-config";
 import type { Agent } from "./agents/types";
-import { GenericChannel } from "./channels/generic";
 import type { Channel } from "./channels/types";
+import { loadClawrunConfig } from "./config-schema";
+import type { WakeHook } from "./domain/wake-hook";
 import { createLogger } from "./logger";
-import { registerBuiltinProviders } from "./providers/builtin";
-import { getProvider } from "./providers/registry";
+import { buildAgent, buildChannels, buildProvider } from "./modules";
 import type { SandboxProvider } from "./providers/types";
 import { SandboxLifecycleManager } from "./sandbox/manager";
 import { CountBasedRetention } from "./sandbox/retention";
@@ -20,8 +18,9 @@ import { createStore } from "./store";
 import type { Store } from "./store/types";
 
 /**
- * Composition root (DESIGN invariant 7): the one place that builds the object graph.
- * Built once per server process and cached on globalThis so Next's dev reloads reuse it.
+ * Composition root (docs/architecture.md): the one place that builds the object graph.
+ * The server builds it once per process (cached on globalThis so Next's dev reloads reuse
+ * it); tests build their own through `createAppContext` with their own environment.
  */
 export interface AppContext {
   version: string;
@@ -36,6 +35,26 @@ export interface AppContext {
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
   manager: SandboxLifecycleManager;
+  clock: () => number;
+  /** Closes the store (tests; the server keeps its context for its lifetime). */
+  close(): Promise<void>;
+}
+
+/** What a test may change; the server uses none of it. */
+export interface ContextOptions {
+  /** Environment variables (default: process.env, read only by src/config/env.ts). */
+  source?: Record<string, string | undefined>;
+  /** The project directory (default: the working directory). */
+  cwd?: string;
+  clock?: () => number;
+  /** Fault injection around the real provider. */
+  wrapProvider?: (provider: SandboxProvider) => SandboxProvider;
+  /** Another agent object (e.g. a command agent built by the test). */
+  agent?: Agent;
+  sidecarTimings?: Partial<SidecarTimings>;
+  /** Extra wake hooks (tests record register/teardown calls). */
+  hooks?: WakeHook[];
+  logger?: Logger;
 }
 
 const KEY = Symbol.for("clawrun.context");
@@ -44,7 +63,7 @@ type Holder = { [KEY]?: Promise<AppContext> };
 export function getContext(): Promise<AppContext> {
   const holder = globalThis as Holder;
   if (!holder[KEY]) {
-    holder[KEY] = buildContext().catch((err) => {
+    holder[KEY] = createAppContext().catch((err) => {
       holder[KEY] = undefined; // a fixed config or env is picked up by the next request
       throw err;
     });
@@ -52,56 +71,56 @@ export function getContext(): Promise<AppContext> {
   return holder[KEY];
 }
 
-async function buildContext(): Promise<AppContext> {
-  const env = readEnv();
-  const logger = createLogger({ level: env.logLevel, production: env.production });
-  const config = loadConfig(env.configPath);
+export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
+  const cwd = o.cwd ?? process.cwd();
+  const env = readEnv(o.source, cwd);
+  const logger = o.logger ?? createLogger({ level: env.logLevel, production: env.production });
+  const config = loadClawrunConfig(env.configPath);
   const secrets = resolveSecrets(env);
   const cfg = config.config;
   const timings: LifecycleTimings = { ...LIFECYCLE, ...env.timingOverrides };
+  const clock = o.clock ?? Date.now;
+  if (!env.publicUrl)
+    throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
 
-  registerBuiltinProviders();
-  registerBuiltinAgents();
   const store = createStore(env.store, {
     instance: cfg.instance.name,
     stateDir: env.stateDir,
     onVercel: env.onVercel,
   });
-  const provider = getProvider(cfg.sandbox.provider, {
-    config: cfg,
-    stateDir: env.stateDir,
+  const baseProvider = buildProvider(cfg, env, logger);
+  const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
+  const agent = o.agent ?? buildAgent(cfg, env, cwd);
+  const channels = buildChannels(cfg, {
+    env,
+    secrets: secrets.secrets,
+    publicUrl: env.publicUrl,
+    store,
+    clock,
     logger,
-    hostEnv: env.hostEnv,
   });
-  const agent = createAgent(cfg.agent, {
-    env: resolveAgentEnv(cfg.agent.env, env.passthrough),
-    projectDir: process.cwd(),
-  });
-  const generic = new GenericChannel(
-    secrets.secrets.CLAWRUN_WEBHOOK_SECRET,
-    cfg.channels.generic?.replyUrl,
-  );
-  const channels = new Map<string, Channel>([[generic.name, generic]]);
-  if (!env.publicUrl)
-    throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
-
+  const hooks = [
+    ...[...channels.values()].flatMap((c) => (c.wakeHook ? [c.wakeHook] : [])),
+    ...(o.hooks ?? []),
+  ];
   const manager = new SandboxLifecycleManager({
     store,
     provider,
     agent,
-    hooks: [...channels.values()].map((c) => c.wakeHook),
+    hooks,
     retention: new CountBasedRetention(timings.snapshotsKept),
     logger,
     config: cfg,
     timings,
     masterSecret: secrets.secrets.CLAWRUN_SECRET,
     publicUrl: env.publicUrl,
-    clock: Date.now,
+    clock,
     channels,
+    sidecarTimings: o.sidecarTimings,
   });
   return {
     version: packageJson.version,
-    startedAt: Date.now(),
+    startedAt: clock(),
     env,
     config,
     secrets,
@@ -112,5 +131,7 @@ async function buildContext(): Promise<AppContext> {
     agent,
     channels,
     manager,
+    clock,
+    close: () => store.close(),
   };
 }

@@ -1,9 +1,9 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CommandAgentConfig } from "../../src/config/schema";
-import { clawrunConfigSchema } from "../../src/config/schema";
-import { CommandAgent } from "../../src/server/agents/command-agent";
+import type { CommandAgentConfig } from "../../src/server/agents/command";
+import { CommandAgent } from "../../src/server/agents/command/command-agent";
+import { parseClawrunConfig } from "../../src/server/config-schema";
 import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
@@ -116,7 +116,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     // Listens long enough to pass the start health check, then crashes on every run.
     const script =
       "require('http').createServer((q,s)=>s.end()).listen(process.env.PORT); setTimeout(()=>process.exit(3), 1200)";
-    const config = clawrunConfigSchema.parse({
+    const config = parseClawrunConfig({
       agent: { type: "command", command: "node", args: ["-e", script] },
     });
     h = await lifecycleHarness({

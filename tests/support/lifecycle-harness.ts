@@ -5,19 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { LIFECYCLE, type LifecycleTimings } from "../../src/config/constants";
-import { type ClawrunConfig, clawrunConfigSchema } from "../../src/config/schema";
+import type { ClawrunConfig } from "../../src/config/schema";
 import type { SidecarTimings } from "../../src/protocol/sidecar-config";
-import { EchoAgent } from "../../src/server/agents/echo-agent";
+import { EchoAgent } from "../../src/server/agents/echo/echo-agent";
 import type { Agent } from "../../src/server/agents/types";
+import { parseClawrunConfig } from "../../src/server/config-schema";
 import type { AppContext } from "../../src/server/context";
 import type { LifecycleEvent } from "../../src/server/domain/events";
 import type { InstanceState } from "../../src/server/domain/instance-state";
+import type { WakeHook } from "../../src/server/domain/wake-hook";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
 import { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
 import { CountBasedRetention } from "../../src/server/sandbox/retention";
-import type { WakeHook } from "../../src/server/sandbox/wake-hooks";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
 import { freePort } from "./free-port";
 
@@ -70,7 +71,7 @@ export interface HarnessOptions {
 export async function lifecycleHarness(o: HarnessOptions = {}): Promise<LifecycleHarness> {
   const stateDir = mkdtempSync(join(tmpdir(), "clawrun-lifecycle-"));
   const logger = pino({ level: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "silent" });
-  const config: ClawrunConfig = clawrunConfigSchema.parse(o.config ?? {});
+  const config: ClawrunConfig = parseClawrunConfig(o.config ?? {});
   const timings: LifecycleTimings = { ...LIFECYCLE, heartbeatIntervalMs: 300, ...o.timings };
   const masterSecret = randomBytes(24).toString("hex");
   const stores: SqliteStore[] = [];

@@ -1,4 +1,7 @@
+import type { z } from "zod";
+import type { AgentConfigBase } from "../../config/schema";
 import type { AgentCronJob, AgentMessage } from "../../protocol/agent-message";
+import { ClawrunError } from "../../protocol/clawrun-error";
 import type { SandboxFile } from "../providers/types";
 
 /** The agent port: what runs in the sandbox and how ClawRun talks to it. */
@@ -30,15 +33,39 @@ export interface Agent {
   cronJobs?(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]>;
 }
 
-export class AgentDeliveryError extends Error {
+/** The daemon answered and refused (or answered something unusable). */
+export class AgentDeliveryError extends ClawrunError {
+  static override readonly errorName = "AgentDeliveryError";
   constructor(
     message: string,
-    readonly status: number | null,
+    /** The daemon's HTTP status, null when it sent none. */
+    readonly daemonStatus: number | null,
   ) {
-    super(message);
-    this.name = "AgentDeliveryError";
+    super("agent_refused", message, { status: 502 });
   }
 }
 
 /** Where the agent's provisioned files live inside the sandbox root (housekeeping, not activity). */
 export const PROVISION_DIR = ".clawrun";
+
+/** What an agent factory receives from the composition root. */
+export interface AgentContext {
+  /** The daemon's environment with `{ "fromEnv" }` references resolved. */
+  env: Record<string, string>;
+  /** Directory that relative paths in clawrun.json are resolved against (the project). */
+  projectDir: string;
+}
+
+/**
+ * An agent type as one module: `src/server/agents/<type>/index.ts` exports one of these and
+ * `src/server/agents/index.ts` lists it.
+ */
+export interface AgentModule<Config extends AgentConfigBase = AgentConfigBase> {
+  /** The `agent.type` value. */
+  readonly name: string;
+  readonly description: string;
+  /** `agent` in clawrun.json: an object whose `type` is the literal name. */
+  readonly configSchema: z.ZodObject;
+  /** Throws a ConfigError naming the key for configuration that cannot work. */
+  create(config: Config, ctx: AgentContext): Agent;
+}

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readEnv } from "../../config/env";
-import { parseConfig } from "../../config/load-config";
+import { parseConfigText } from "../config-schema";
 import { effectiveConfig } from "./effective-config";
 
 describe("effectiveConfig", () => {
-  const { config, raw } = parseConfig(
+  const { config, raw } = parseConfigText(
     JSON.stringify({
       sandbox: { activeDuration: 120 },
       agent: {

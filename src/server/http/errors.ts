@@ -1,10 +1,7 @@
 import { NextResponse } from "next/server";
 import type { Logger } from "pino";
-import { EnvError } from "../../config/env";
-import { ConfigError } from "../../config/load-config";
-import { MissingSecretsError } from "../../config/secrets";
-import { StoreDataError, StoreUnavailableError } from "../store/types";
-import { BodyTooLargeError } from "./read-body";
+import { ClawrunError } from "../../protocol/clawrun-error";
+import { StoreUnavailableError } from "../store/types";
 
 /** DESIGN invariant 1: every 4xx/5xx is `{ "error": { "code", "message" } }`. */
 export function jsonError(
@@ -19,21 +16,19 @@ export function jsonError(
   );
 }
 
-/** Maps faults to responses: a down store is a retryable 503, never an empty success. */
+/**
+ * The one place errors become responses. A ClawrunError carries its own status and code
+ * (bad input 4xx, a down store 503 with retry-after, misconfiguration 503); anything else is
+ * a bug: logged with its stack, answered 500 without details.
+ */
 export function errorResponse(err: unknown, logger: Logger | null): NextResponse {
-  if (err instanceof ConfigError || err instanceof EnvError || err instanceof MissingSecretsError) {
-    return jsonError(503, "misconfigured", err.message);
-  }
-  if (err instanceof BodyTooLargeError) return jsonError(413, "payload_too_large", err.message);
-  if (err instanceof StoreUnavailableError) {
-    logger?.error({ err: err.message }, "store unavailable");
-    return jsonError(503, "store_unavailable", "the state store is unavailable; retry later", {
-      "retry-after": "5",
-    });
-  }
-  if (err instanceof StoreDataError) {
-    logger?.error({ err: err.message }, "invalid stored data");
-    return jsonError(500, "store_data_invalid", err.message);
+  if (err instanceof ClawrunError) {
+    if (err.status >= 500) logger?.error({ code: err.code, err: err.message }, "request failed");
+    const message =
+      err instanceof StoreUnavailableError
+        ? "the state store is unavailable; retry later"
+        : err.message;
+    return jsonError(err.status, err.code, message, err.headers);
   }
   logger?.error(
     { err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) },

@@ -1,7 +1,9 @@
-export class BodyTooLargeError extends Error {
+import { ClawrunError } from "../../protocol/clawrun-error";
+
+export class BodyTooLargeError extends ClawrunError {
+  static override readonly errorName = "BodyTooLargeError";
   constructor(readonly limit: number) {
-    super(`body is larger than ${limit} bytes`);
-    this.name = "BodyTooLargeError";
+    super("payload_too_large", `body is larger than ${limit} bytes`, { status: 413 });
   }
 }
 

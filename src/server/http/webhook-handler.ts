@@ -1,61 +1,79 @@
 import { NextResponse } from "next/server";
-import { ChannelRequestError } from "../channels/types";
+import type { ChannelResponse, Inbound } from "../channels/types";
 import type { AppContext } from "../context";
-import { errorResponse, jsonError } from "./errors";
-import type { Handled } from "./heartbeat-handler";
+import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";
+import type { RouteResult } from "./route";
 
 /**
- * POST /api/webhooks/<channel>. Invariant 3: the platform gets its acknowledgement only
- * after the message is durably queued (202) or delivered (200). Every message goes through
- * the inbox first, which also dedupes platform retries by message id.
+ * GET and POST /api/webhooks/<channel>. The platform gets its acknowledgement only after the
+ * message is durably queued or delivered (docs/architecture.md, "Webhook → inbox → wake →
+ * delivery"). Every message goes through the inbox first, which also dedupes platform
+ * retries by message id. Errors (bad signature, bad body, store down) are thrown and mapped
+ * by the route wrapper; nothing is stored for them.
  */
 export async function handleWebhookRequest(
   request: Request,
   channelName: string,
   ctx: AppContext,
-): Promise<Handled> {
-  const done = (response: Response): Handled => ({ response, followUp: null });
+): Promise<RouteResult> {
   const channel = ctx.channels.get(channelName);
   if (!channel) {
-    return done(
-      jsonError(
-        404,
-        "unknown_channel",
-        `no channel "${channelName}"; configured: ${[...ctx.channels.keys()].join(", ")}`,
-      ),
+    const configured = [...ctx.channels.keys()].join(", ") || "(none)";
+    return jsonError(
+      404,
+      "unknown_channel",
+      `no channel "${channelName}"; configured: ${configured}`,
     );
   }
-  try {
-    const rawBody = await readBodyLimited(request, channel.maxBodyBytes);
-    const now = Date.now();
-    const msg = channel.receive({ rawBody, headers: request.headers, now });
-    const { duplicate } = await ctx.store.enqueue({
-      ...msg,
-      channel: channel.name,
-      receivedAt: now,
-    });
-    if (duplicate) return done(NextResponse.json({ status: "duplicate", id: msg.id }));
-
-    const manager = ctx.manager;
-    const state = await manager.getState();
-    if (state.value.status === "running") {
-      const drained = await manager.drain({ inlineId: msg.id });
-      if (drained.inline?.ok) {
-        const { reply, details } = drained.inline.result;
-        return done(NextResponse.json({ status: "delivered", id: msg.id, reply, details }));
-      }
-    }
-    const wake = async () => {
-      await manager.wakeAndDeliver({ reason: `message from ${channel.name}`, trigger: "message" });
-    };
-    return {
-      response: NextResponse.json({ status: "queued", id: msg.id }, { status: 202 }),
-      followUp: wake,
-    };
-  } catch (err) {
-    if (err instanceof ChannelRequestError)
-      return done(jsonError(err.status, err.code, err.message));
-    return done(errorResponse(err, ctx.logger));
+  const method = request.method === "GET" ? "GET" : "POST";
+  const rawBody =
+    method === "POST" ? await readBodyLimited(request, channel.maxBodyBytes) : Buffer.alloc(0);
+  const now = ctx.clock();
+  const inbound: Inbound = await channel.handle({
+    method,
+    url: new URL(request.url),
+    headers: request.headers,
+    rawBody,
+    now,
+  });
+  if (inbound.kind === "respond") return toResponse(inbound.response);
+  if (inbound.kind === "ignore") {
+    return { response: toResponse(inbound.response), followUp: inbound.after ?? null };
   }
+
+  const msg = inbound.message;
+  const stored = await ctx.store.enqueue({ ...msg, channel: channel.name, receivedAt: now });
+  if (stored.duplicate) return toResponse(channel.acknowledge({ kind: "duplicate", id: msg.id }));
+
+  const manager = ctx.manager;
+  if (channel.replyInline && (await manager.getState()).value.status === "running") {
+    const drained = await manager.drain({ inlineId: msg.id });
+    if (drained.inline?.ok) {
+      const { reply, details } = drained.inline.result;
+      return toResponse(channel.acknowledge({ kind: "delivered", id: msg.id, reply, details }));
+    }
+  }
+  const target = { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
+  return {
+    response: toResponse(channel.acknowledge({ kind: "queued", id: msg.id })),
+    followUp: async () => {
+      const waiting = channel.whileWaking?.(target);
+      try {
+        await manager.wakeAndDeliver({
+          reason: `message from ${channel.name}`,
+          trigger: "message",
+        });
+      } finally {
+        await waiting?.stop();
+      }
+    },
+  };
+}
+
+function toResponse(r: ChannelResponse): Response {
+  const headers = { "cache-control": "no-store", ...r.headers };
+  if (typeof r.body === "string") return new Response(r.body, { status: r.status, headers });
+  if (r.body === undefined) return new Response(null, { status: r.status, headers });
+  return NextResponse.json(r.body, { status: r.status, headers });
 }

@@ -127,8 +127,9 @@ async function deliverOne(
 async function sendReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult): Promise<void> {
   const channel = d.channels.get(msg.channel);
   try {
+    const target = { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
     const sent = channel
-      ? await channel.reply(msg, result.reply)
+      ? await channel.send(target, result.reply, AbortSignal.timeout(30_000))
       : { sent: false, detail: `no reply channel for "${msg.channel}"` };
     await event(d, msg, "message.replied", "info", `reply to ${msg.id}: ${sent.detail}`, {
       sent: sent.sent,

@@ -1,9 +1,13 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
 import type { NetworkPolicy } from "../../config/schema";
-import { isErrorNamed } from "../../protocol/named-error";
+import { ClawrunError } from "../../protocol/clawrun-error";
 
 /**
- * The SandboxProvider / ManagedSandbox port (seed 003). Members the seed lists are marked
- * "seed"; every addition says in one line why the lifecycle needs it.
+ * The SandboxProvider / ManagedSandbox port (docs/architecture.md, "Providers"). Members the
+ * original port lists are marked "port"; every addition says in one line why the lifecycle
+ * needs it. Every async method takes an optional AbortSignal: a caller that gives up (a
+ * route's time budget, a lost lock) stops waiting on the provider.
  */
 
 export type SandboxStatus =
@@ -28,6 +32,7 @@ export interface RunCommandOptions {
   cwd?: string;
   /** Return at once; the process lives on inside the sandbox until it exits or the sandbox stops. */
   detached?: boolean;
+  signal?: AbortSignal;
 }
 
 export interface DetachedCommand {
@@ -44,40 +49,40 @@ export interface SandboxFile {
 }
 
 export interface ManagedSandbox {
-  /** seed */ readonly id: string;
-  /** seed: current status (re-read from the provider's truth on every access where cheap). */
+  /** port */ readonly id: string;
+  /** port: current status (re-read from the provider's truth on every access where cheap). */
   readonly status: SandboxStatus;
-  /** seed: total native timeout in ms, including extensions. */
+  /** port: total native timeout in ms, including extensions. */
   readonly timeout: number;
-  /** seed: creation time (epoch ms). */
+  /** port: creation time (epoch ms). */
   readonly createdAt: number;
   /** Addition: absolute path of the sandbox root (the agent's home); written into the sidecar config. */
   readonly root: string;
   /** Addition: environment every process in the sandbox gets from the provider (e.g. mapped ports). */
   readonly baseEnv: Readonly<Record<string, string>>;
 
-  /** seed */
+  /** port */
   runCommand(cmd: string, args?: string[]): Promise<CommandResult>;
   runCommand(opts: RunCommandOptions & { detached: true }): Promise<DetachedCommand>;
   runCommand(opts: RunCommandOptions): Promise<CommandResult>;
-  /** seed */
-  writeFiles(files: SandboxFile[]): Promise<void>;
-  /** seed: null when the file does not exist. */
-  readFile(path: string): Promise<Buffer | null>;
-  /** seed: stops every process; the sandbox's filesystem is discarded (snapshots survive). */
-  stop(): Promise<void>;
-  /** seed: captures the filesystem; the sandbox keeps running. */
-  snapshot(): Promise<{ id: string }>;
-  /** seed: pushes the native TTL forward by `ms`. */
-  extendTimeout(ms: number): Promise<void>;
-  /** seed: a policy the provider cannot enforce is refused (UnsupportedNetworkPolicyError), never ignored. */
-  updateNetworkPolicy(policy: NetworkPolicy): Promise<void>;
-  /** seed: URL that reaches `port` inside the sandbox from the ClawRun server. */
+  /** port */
+  writeFiles(files: SandboxFile[], signal?: AbortSignal): Promise<void>;
+  /** port: null when the file does not exist. */
+  readFile(path: string, signal?: AbortSignal): Promise<Buffer | null>;
+  /** port: stops every process; the sandbox's filesystem is discarded (snapshots survive). */
+  stop(signal?: AbortSignal): Promise<void>;
+  /** port: captures the filesystem; the sandbox keeps running. */
+  snapshot(signal?: AbortSignal): Promise<{ id: string }>;
+  /** port: pushes the native TTL forward by `ms`. */
+  extendTimeout(ms: number, signal?: AbortSignal): Promise<void>;
+  /** port: a policy the provider cannot enforce is refused (UnsupportedNetworkPolicyError), never ignored. */
+  updateNetworkPolicy(policy: NetworkPolicy, signal?: AbortSignal): Promise<void>;
+  /** port: URL that reaches `port` inside the sandbox from the ClawRun server. */
   domain(port: number): string;
 }
 
 export interface CreateSandboxOptions {
-  /** seed: restore this snapshot into the new sandbox. */
+  /** port: restore this snapshot into the new sandbox. */
   snapshotId?: string;
   /** Addition: native TTL in ms (lifecycle: activeDuration × 10). */
   timeoutMs: number;
@@ -89,6 +94,13 @@ export interface CreateSandboxOptions {
   networkPolicy?: NetworkPolicy;
   /** Addition: labels for ownership (e.g. the instance name), visible through list(). */
   labels?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ResumeOptions {
+  /** Native TTL from now, in ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
 }
 
 export interface SandboxSummary {
@@ -105,86 +117,122 @@ export interface SnapshotInfo {
   sizeBytes: number;
 }
 
+/**
+ * What the lifecycle may rely on. It branches on these, never on a provider's name.
+ */
 export interface ProviderCapabilities {
   /** Any stored snapshot can seed a new sandbox ("wake from this" on the dashboard). */
   restoreAnySnapshot: boolean;
+  /**
+   * Sleeping keeps the sandbox itself: stop() saves its files and `resume()` brings the same
+   * sandbox back (persistent named sandboxes). Without it, sleep is snapshot() then stop().
+   */
+  resumable: boolean;
+  /** snapshot() also stops the sandbox; an operator "snapshot now" then means "sleep now". */
+  snapshotStops: boolean;
+  /** The provider deletes old snapshots itself, so ClawRun's count-based retention is skipped. */
+  ownsRetention: boolean;
+  /** Network policies other than "allow-all" are enforced; a provider without it refuses them. */
+  enforcesNetworkPolicy: boolean;
+  /**
+   * The longest a sandbox may live from its creation, extensions included (a plan's cap);
+   * null when unbounded. The lifecycle snapshots and stops before reaching it.
+   */
+  maxLifetimeMs: number | null;
 }
 
 export interface SandboxProvider {
   readonly name: string;
   readonly capabilities: ProviderCapabilities;
-  /** seed */
+  /**
+   * Addition, `resumable` providers only: starts a stopped sandbox again with its files
+   * (persistent mode's wake). Throws SandboxNotFoundError when it no longer exists: a
+   * resumable provider never silently creates an empty one in its place.
+   */
+  resume?(id: string, opts: ResumeOptions): Promise<ManagedSandbox>;
+  /** port */
   create(opts: CreateSandboxOptions): Promise<ManagedSandbox>;
-  /** seed: throws SandboxNotFoundError for an unknown id. */
-  get(id: string): Promise<ManagedSandbox>;
-  /** seed */
-  list(): Promise<SandboxSummary[]>;
-  /** seed: newest first. */
-  listSnapshots(): Promise<SnapshotInfo[]>;
-  /** seed: throws SnapshotNotFoundError for an unknown id. */
-  deleteSnapshot(id: string): Promise<void>;
+  /** port: throws SandboxNotFoundError for an unknown id. */
+  get(id: string, signal?: AbortSignal): Promise<ManagedSandbox>;
+  /** port */
+  list(signal?: AbortSignal): Promise<SandboxSummary[]>;
+  /** port: newest first. */
+  listSnapshots(signal?: AbortSignal): Promise<SnapshotInfo[]>;
+  /** port: throws SnapshotNotFoundError for an unknown id. */
+  deleteSnapshot(id: string, signal?: AbortSignal): Promise<void>;
   /** Addition: readiness for /api/health (e.g. state dir writable, API reachable). */
-  check(): Promise<void>;
+  check(signal?: AbortSignal): Promise<void>;
 }
 
-export class SandboxNotFoundError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "SandboxNotFoundError");
-  }
-
+export class SandboxNotFoundError extends ClawrunError {
+  static override readonly errorName = "SandboxNotFoundError";
   constructor(readonly sandboxId: string) {
-    super(`sandbox "${sandboxId}" does not exist`);
-    this.name = "SandboxNotFoundError";
+    super("sandbox_not_found", `sandbox "${sandboxId}" does not exist`, { status: 404 });
   }
 }
 
-export class SnapshotNotFoundError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "SnapshotNotFoundError");
-  }
-
+export class SnapshotNotFoundError extends ClawrunError {
+  static override readonly errorName = "SnapshotNotFoundError";
   constructor(readonly snapshotId: string) {
-    super(`snapshot "${snapshotId}" does not exist`);
-    this.name = "SnapshotNotFoundError";
+    super("snapshot_not_found", `snapshot "${snapshotId}" does not exist`, { status: 404 });
   }
 }
 
-export class UnsupportedNetworkPolicyError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "UnsupportedNetworkPolicyError");
-  }
-
+export class UnsupportedNetworkPolicyError extends ClawrunError {
+  static override readonly errorName = "UnsupportedNetworkPolicyError";
   constructor(provider: string, policy: NetworkPolicy) {
     super(
+      "unsupported_network_policy",
       `the ${provider} provider cannot enforce network policy ${JSON.stringify(policy)}; ` +
         'refusing to run without it (use "allow-all" or a provider that enforces policies)',
+      { status: 400 },
     );
-    this.name = "UnsupportedNetworkPolicyError";
   }
 }
 
-export class PathEscapeError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "PathEscapeError");
-  }
-
+export class PathEscapeError extends ClawrunError {
+  static override readonly errorName = "PathEscapeError";
   constructor(readonly path: string) {
-    super(`path "${path}" is outside the sandbox root`);
-    this.name = "PathEscapeError";
+    super("path_escape", `path "${path}" is outside the sandbox root`, { status: 400 });
   }
 }
 
 /** Any other provider failure, carrying the provider's own message. */
-export class ProviderError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "ProviderError");
+export class ProviderError extends ClawrunError {
+  static override readonly errorName = "ProviderError";
+  constructor(message: string, cause?: unknown) {
+    super("provider_error", message, { status: 502, cause });
   }
+}
 
-  constructor(
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-    this.name = "ProviderError";
-  }
+/** What a provider factory receives from the composition root. */
+export interface ProviderContext<Config = unknown, Env = unknown> {
+  /** Its own section of clawrun.json (`sandbox.<name>`), parsed by its configSchema. */
+  config: Config;
+  /** The environment variables it declared, parsed by its envSchema (credentials). */
+  env: Env;
+  /** The instance name: label sandboxes with it so orphans can be found. */
+  instance: string;
+  /** ClawRun's state directory (the local provider keeps sandboxes and snapshots under it). */
+  stateDir: string;
+  logger: Logger;
+  /** PATH/LANG/TZ that processes a provider runs on this machine may inherit. */
+  hostEnv: { PATH: string; LANG?: string; TZ?: string };
+}
+
+/**
+ * A sandbox provider as one module: `src/server/providers/<name>/index.ts` exports one of
+ * these and `src/server/providers/index.ts` lists it. The clawrun.json enum for
+ * `sandbox.provider`, the `sandbox.<name>` section and the env requirements derive from it.
+ */
+export interface ProviderModule<Config = unknown, Env = unknown> {
+  readonly name: string;
+  /** One line for docs and the dashboard. */
+  readonly description: string;
+  /** `sandbox.<name>` in clawrun.json; must accept `{}` (all defaults). */
+  readonly configSchema: z.ZodType<Config>;
+  /** Credentials it reads from the environment (validated at start, named when missing). */
+  readonly envSchema: z.ZodType<Env>;
+  capabilities(config: Config): ProviderCapabilities;
+  create(ctx: ProviderContext<Config, Env>): SandboxProvider;
 }

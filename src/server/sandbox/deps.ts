@@ -3,11 +3,11 @@ import type { LifecycleTimings } from "../../config/constants";
 import type { ClawrunConfig } from "../../config/schema";
 import type { SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
+import type { WakeHook } from "../domain/wake-hook";
 import type { SandboxProvider } from "../providers/types";
 import type { Store } from "../store/types";
 import type { PolicySettings } from "./policy";
 import type { RetentionPolicy } from "./retention";
-import type { WakeHook } from "./wake-hooks";
 
 /** Everything the lifecycle works through: ports only, built by the composition root. */
 export interface LifecycleDeps {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { ClawrunError } from "../../protocol/clawrun-error";
 import type { LockGrant, Store } from "../store/types";
 
 /**
@@ -9,10 +10,14 @@ import type { LockGrant, Store } from "../store/types";
  */
 export const LIFECYCLE_LOCK = "lifecycle";
 
-export class LockLostError extends Error {
+export class LockLostError extends ClawrunError {
+  static override readonly errorName = "LockLostError";
   constructor() {
-    super("lost the lifecycle lock (lease expired or taken over); stopping this operation");
-    this.name = "LockLostError";
+    super(
+      "lock_lost",
+      "lost the lifecycle lock (lease expired or taken over); stopping this operation",
+      { status: 409 },
+    );
   }
 }
 

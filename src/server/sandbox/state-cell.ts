@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { ClawrunError } from "../../protocol/clawrun-error";
 import type { InstanceState, InstanceStatus, Versioned } from "../domain/instance-state";
 import type { Store } from "../store/types";
 import { assertTransition } from "./status-machine";
@@ -29,10 +30,12 @@ export const AT_REST = {
   lastExtend: null,
 } as const satisfies Partial<InstanceState>;
 
-export class StateConflictError extends Error {
+export class StateConflictError extends ClawrunError {
+  static override readonly errorName = "StateConflictError";
   constructor(what: string) {
-    super(`instance state changed underneath (${what}); a newer writer wins`);
-    this.name = "StateConflictError";
+    super("state_conflict", `instance state changed underneath (${what}); a newer writer wins`, {
+      status: 409,
+    });
   }
 }
 

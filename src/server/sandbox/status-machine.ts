@@ -1,3 +1,4 @@
+import { ClawrunError } from "../../protocol/clawrun-error";
 import type { InstanceStatus } from "../domain/instance-state";
 
 /**
@@ -39,13 +40,13 @@ export function canTransition(from: InstanceStatus, to: InstanceStatus): boolean
   return TRANSITIONS[from].includes(to);
 }
 
-export class IllegalTransitionError extends Error {
+export class IllegalTransitionError extends ClawrunError {
+  static override readonly errorName = "IllegalTransitionError";
   constructor(
     readonly from: InstanceStatus,
     readonly to: InstanceStatus,
   ) {
-    super(`illegal status transition ${from} → ${to}`);
-    this.name = "IllegalTransitionError";
+    super("illegal_transition", `illegal status transition ${from} → ${to}`, { status: 409 });
   }
 }
 

@@ -1,12 +1,4 @@
-/**
- * Seed 000: while asleep, wake hooks route incoming messages to ClawRun's wake handler;
- * while awake they are torn down so messages reach the daemon. Each channel provides one.
- */
-export interface WakeHook {
-  readonly channel: string;
-  register(): Promise<void>;
-  teardown(): Promise<void>;
-}
+import type { WakeHook } from "../domain/wake-hook";
 
 export async function registerAll(hooks: readonly WakeHook[]): Promise<string[]> {
   return runAll(hooks, (h) => h.register());

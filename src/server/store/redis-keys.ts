@@ -35,6 +35,8 @@ export interface RedisKeys {
   schedule: string;
   /** Fixed-window counter, expiring at the end of its window. */
   hit(key: string): string;
+  /** A small record (string), optionally expiring. */
+  kv(key: string): string;
 }
 
 export function redisKeys(instance: string): RedisKeys {
@@ -56,5 +58,6 @@ export function redisKeys(instance: string): RedisKeys {
     dedupe: (id) => `${p}dedupe:${id}`,
     schedule: `${p}schedule`,
     hit: (key) => `${p}hit:${key}`,
+    kv: (key) => `${p}kv:${key}`,
   };
 }

@@ -222,6 +222,25 @@ export class RedisStore implements Store {
     await this.call(key, () => this.exec(["SET", key, JSON.stringify(schedule)]));
   }
 
+  // ── small records ─────────────────────────────────────────────────
+  async kvGet(name: string): Promise<string | null> {
+    const key = this.keys.kv(name);
+    const raw = await this.call(key, () => this.exec(["GET", key]));
+    return raw === null ? null : String(raw);
+  }
+
+  async kvSet(name: string, value: string, ttlMs: number | null): Promise<void> {
+    const key = this.keys.kv(name);
+    const args: [string, ...string[]] =
+      ttlMs === null ? ["SET", key, value] : ["SET", key, value, "PX", String(wholeMs(ttlMs))];
+    await this.call(key, () => this.exec(args));
+  }
+
+  async kvDelete(name: string): Promise<void> {
+    const key = this.keys.kv(name);
+    await this.call(key, () => this.exec(["DEL", key]));
+  }
+
   // ── counters ──────────────────────────────────────────────────────
   async hit(name: string, windowMs: number): Promise<{ count: number; resetAt: number }> {
     const key = this.keys.hit(name);

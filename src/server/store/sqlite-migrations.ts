@@ -99,6 +99,16 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX hits_by_reset ON hits (instance, reset_at);
   `,
+  `
+  -- Small records with an optional expiry (expires_at NULL: never).
+  CREATE TABLE kv (
+    instance TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    expires_at INTEGER,
+    PRIMARY KEY (instance, key)
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

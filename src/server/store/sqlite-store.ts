@@ -249,6 +249,31 @@ export class SqliteStore implements Store {
     );
   }
 
+  // ── small records ─────────────────────────────────────────────────
+  kvGet(key: string): Promise<string | null> {
+    return this.run(() => {
+      const row = this.sql(
+        `SELECT value FROM kv WHERE instance = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)`,
+      ).get(this.instance, key, Date.now()) as { value: string } | undefined;
+      return row?.value ?? null;
+    });
+  }
+
+  async kvSet(key: string, value: string, ttlMs: number | null): Promise<void> {
+    await this.run(() =>
+      this.sql(
+        `INSERT INTO kv (instance, key, value, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (instance, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      ).run(this.instance, key, value, ttlMs === null ? null : Date.now() + Math.ceil(ttlMs)),
+    );
+  }
+
+  async kvDelete(key: string): Promise<void> {
+    await this.run(() =>
+      this.sql(`DELETE FROM kv WHERE instance = ? AND key = ?`).run(this.instance, key),
+    );
+  }
+
   // ── counters ──────────────────────────────────────────────────────
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }> {
     return this.run(() =>

@@ -1,4 +1,4 @@
-import { isErrorNamed } from "../../protocol/named-error";
+import { ClawrunError } from "../../protocol/clawrun-error";
 import type { AwakeInterval, LifecycleEvent, NewLifecycleEvent } from "../domain/events";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
@@ -92,6 +92,13 @@ export interface Store {
   getSchedule(): Promise<Schedule | null>;
   setSchedule(schedule: Schedule): Promise<void>;
 
+  // ── small records (channel bookkeeping, last log tail) ────────────
+  /** A string value, or null when unset or expired. */
+  kvGet(key: string): Promise<string | null>;
+  /** Sets `key`; it expires after `ttlMs` (null: never). */
+  kvSet(key: string, value: string, ttlMs: number | null): Promise<void>;
+  kvDelete(key: string): Promise<void>;
+
   // ── counters (rate limits) ────────────────────────────────────────
   /** Fixed-window counter: increments `key` and returns the count within the window. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
@@ -136,30 +143,19 @@ export const STORE_DEFAULTS = {
   dedupeWindowMs: 24 * 60 * 60_000,
 } as const;
 
-export class StoreUnavailableError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "StoreUnavailableError");
-  }
-
-  constructor(
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-    this.name = "StoreUnavailableError";
+export class StoreUnavailableError extends ClawrunError {
+  static override readonly errorName = "StoreUnavailableError";
+  constructor(message: string, cause?: unknown) {
+    super("store_unavailable", message, { status: 503, cause, headers: { "retry-after": "5" } });
   }
 }
 
-export class StoreDataError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isErrorNamed(value, "StoreDataError");
-  }
-
+export class StoreDataError extends ClawrunError {
+  static override readonly errorName = "StoreDataError";
   constructor(
     readonly key: string,
     detail: string,
   ) {
-    super(`stored data at "${key}" is invalid: ${detail}`);
-    this.name = "StoreDataError";
+    super("store_data_invalid", `stored data at "${key}" is invalid: ${detail}`, { status: 500 });
   }
 }

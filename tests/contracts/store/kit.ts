@@ -115,6 +115,9 @@ export const EVERY_OPERATION: Record<
   countInbox: (s) => s.countInbox(),
   getSchedule: (s) => s.getSchedule(),
   setSchedule: (s) => s.setSchedule({ nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] }),
+  kvGet: (s) => s.kvGet("k"),
+  kvSet: (s) => s.kvSet("k", "v", 1_000),
+  kvDelete: (s) => s.kvDelete("k"),
   hit: (s) => s.hit("k", 1_000),
   readHits: (s) => s.readHits("k"),
 };

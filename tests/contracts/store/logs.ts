@@ -61,6 +61,24 @@ export function logsContract(ctx: ContractContext): void {
     });
   });
 
+  describe("small records", () => {
+    it("stores, overwrites, expires and deletes values", async () => {
+      const { store } = ctx.open("kv");
+      expect(await store.kvGet("slack:placeholder:m-1")).toBeNull();
+      await store.kvSet("slack:placeholder:m-1", "1712.0001", null);
+      expect(await store.kvGet("slack:placeholder:m-1")).toBe("1712.0001");
+      await store.kvSet("slack:placeholder:m-1", "ünïcødé 🦀 and a newline\n", null);
+      expect(await store.kvGet("slack:placeholder:m-1")).toBe("ünïcødé 🦀 and a newline\n");
+      await store.kvSet("short", "lived", 150);
+      expect(await store.kvGet("short")).toBe("lived");
+      await sleep(250);
+      expect(await store.kvGet("short")).toBeNull();
+      await store.kvDelete("slack:placeholder:m-1");
+      expect(await store.kvGet("slack:placeholder:m-1")).toBeNull();
+      await store.kvDelete("never-set");
+    });
+  });
+
   describe("hit counters", () => {
     it("counts within a window per key and starts over when it ends", async () => {
       const { store } = ctx.open("hit");

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { bundlePath } from "../../bundles";
 import {
   type CreateSandboxOptions,
+  type ProviderCapabilities,
   ProviderError,
   SandboxNotFoundError,
   type SandboxProvider,
@@ -46,6 +47,16 @@ export interface LocalProviderOptions {
   keepStopped?: number;
 }
 
+/** Directories and processes on this machine: any snapshot restores; no policy enforcement, no TTL cap. */
+export const LOCAL_CAPABILITIES: ProviderCapabilities = {
+  restoreAnySnapshot: true,
+  resumable: false,
+  snapshotStops: false,
+  ownsRetention: false,
+  enforcesNetworkPolicy: false,
+  maxLifetimeMs: null,
+};
+
 /** Pure: the stopped sandboxes beyond the newest `keep`, which can be removed from disk. */
 export function stoppedToPrune(sandboxes: readonly SandboxSummary[], keep: number): string[] {
   return sandboxes
@@ -76,7 +87,7 @@ export function validateCreateOptions(opts: CreateSandboxOptions): void {
  */
 export class LocalProvider implements SandboxProvider {
   readonly name = "local";
-  readonly capabilities = { restoreAnySnapshot: true };
+  readonly capabilities = LOCAL_CAPABILITIES;
   private readonly sandboxesDir: string;
   private readonly snapshots: SnapshotStore;
   /** Port allocation and the meta write that claims the ports happen one create at a time. */

@@ -1,8 +1,8 @@
-import { type AgentCronJob, agentCronReportSchema } from "../../protocol/agent-message";
-import { SANDBOX_PORTS } from "../../protocol/constants";
-import { readBundle } from "../bundles";
-import { deliverOverHttp } from "./http-delivery";
-import { type Agent, AgentDeliveryError, PROVISION_DIR } from "./types";
+import { type AgentCronJob, agentCronReportSchema } from "../../../protocol/agent-message";
+import { SANDBOX_PORTS } from "../../../protocol/constants";
+import { readBundle } from "../../bundles";
+import { deliverOverHttp } from "../http-delivery";
+import { type Agent, AgentDeliveryError, PROVISION_DIR } from "../types";
 
 /** The reference agent (src/agent-echo): needs no API key; the default for local runs. */
 export class EchoAgent implements Agent {

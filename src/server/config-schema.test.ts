@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseConfig } from "./load-config";
+import { ConfigError } from "../config/load-config";
+import { loadClawrunConfig as loadConfig, parseConfigText as parseConfig } from "./config-schema";
 
 function problems(text: string): string[] {
   try {
@@ -86,7 +87,7 @@ describe("clawrun.json rejects bad values with the key path", () => {
     ],
     [
       '{"sandbox":{"provider":"aws"}}',
-      'clawrun.json: sandbox.provider: expected "local" or "vercel", got "aws"',
+      'clawrun.json: sandbox.provider: expected "local", got "aws"',
     ],
     [
       '{"sandbox":{"networkPolicy":"none"}}',

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { CommandAgentConfig } from "../../config/schema";
-import type { SandboxFile } from "../providers/types";
-import { deliverOverHttp } from "./http-delivery";
-import type { Agent } from "./types";
+import type { SandboxFile } from "../../providers/types";
+import { deliverOverHttp } from "../http-delivery";
+import type { Agent } from "../types";
+import type { CommandAgentConfig } from ".";
 
 /** Any daemon given in clawrun.json: how a user runs their own agent today. */
 export class CommandAgent implements Agent {

@@ -1,0 +1,13 @@
+import { commandAgent } from "./command";
+import { echoAgent } from "./echo";
+import type { AgentModule } from "./types";
+
+/**
+ * Every agent type ClawRun ships, one line each: `agent.type` in clawrun.json accepts exactly
+ * these. Adding an agent is a folder beside this file and a line here.
+ */
+export const AGENTS: readonly AgentModule[] = [echoAgent, commandAgent];
+
+export function findAgent(type: string): AgentModule | undefined {
+  return AGENTS.find((a) => a.name === type);
+}

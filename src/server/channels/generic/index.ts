@@ -1,0 +1,31 @@
+import { z } from "zod";
+import type { ChannelModule } from "../types";
+import { GenericChannel } from "./generic-channel";
+
+const configSchema = z.strictObject({
+  /** Replies to queued messages are POSTed here, signed like incoming webhooks. */
+  replyUrl: z.url({ error: "expected an http(s) URL" }).optional(),
+});
+
+const envSchema = z.object({
+  /** One of ClawRun's own secrets: generated locally, set on Vercel. */
+  CLAWRUN_WEBHOOK_SECRET: z.string().min(16),
+});
+
+/** ClawRun's own signed webhook: for scripts, other services, and tests. */
+export const genericChannel: ChannelModule<
+  z.output<typeof configSchema>,
+  z.output<typeof envSchema>
+> = {
+  name: "generic",
+  description: "a signed JSON webhook for your own services and scripts",
+  configSchema,
+  envSchema,
+  create: (config, deps) =>
+    new GenericChannel({
+      secret: deps.env.CLAWRUN_WEBHOOK_SECRET,
+      replyUrl: config.replyUrl,
+      webhookUrl: `${deps.publicUrl}/api/webhooks/generic`,
+      clock: deps.clock,
+    }),
+};

@@ -1,0 +1,110 @@
+import type { Logger } from "pino";
+import { type AppEnv, EnvError } from "../config/env";
+import { ConfigError } from "../config/load-config";
+import type { ClawrunConfig } from "../config/schema";
+import { findAgent } from "./agents";
+import { resolveAgentEnv } from "./agents/resolve-env";
+import type { Agent } from "./agents/types";
+import { CHANNELS } from "./channels";
+import { MisconfiguredChannel } from "./channels/misconfigured-channel";
+import type { Channel, ChannelKv } from "./channels/types";
+import { findProvider } from "./providers";
+import type { SandboxProvider } from "./providers/types";
+import type { Store } from "./store/types";
+
+/**
+ * Builds the configured provider, agent and channels from their modules: each module parses
+ * its own clawrun.json section and the environment variables it declared. Called only by
+ * the composition root.
+ */
+
+export function buildProvider(cfg: ClawrunConfig, env: AppEnv, logger: Logger): SandboxProvider {
+  const name = cfg.sandbox.provider;
+  const module = findProvider(name);
+  if (!module)
+    throw new ConfigError([`clawrun.json: sandbox.provider: unknown provider "${name}"`]);
+  const config = parseSection(module.configSchema, cfg.sandbox[name], `sandbox.${name}`);
+  const credentials = env.moduleEnv(module.envSchema);
+  if (!credentials.ok)
+    throw new EnvError(credentials.problems.map((p) => `${p} (the ${name} provider needs it)`));
+  return module.create({
+    config,
+    env: credentials.value,
+    instance: cfg.instance.name,
+    stateDir: env.stateDir,
+    logger,
+    hostEnv: env.hostEnv,
+  });
+}
+
+export function buildAgent(cfg: ClawrunConfig, env: AppEnv, projectDir: string): Agent {
+  const module = findAgent(cfg.agent.type);
+  if (!module)
+    throw new ConfigError([`clawrun.json: agent.type: unknown agent "${cfg.agent.type}"`]);
+  return module.create(cfg.agent, {
+    env: resolveAgentEnv(cfg.agent.env, env.passthrough),
+    projectDir,
+  });
+}
+
+export interface ChannelBuildDeps {
+  env: AppEnv;
+  /** ClawRun's resolved secrets (generated locally): channels may declare them. */
+  secrets: Record<string, string>;
+  publicUrl: string;
+  store: Pick<Store, "kvGet" | "kvSet" | "kvDelete">;
+  clock: () => number;
+  logger: Logger;
+}
+
+/** The channels present under `channels` in clawrun.json, in the order of the channel list. */
+export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<string, Channel> {
+  const channels = new Map<string, Channel>();
+  for (const module of CHANNELS) {
+    const section = cfg.channels[module.name];
+    if (section === undefined) continue;
+    const config = parseSection(module.configSchema, section, `channels.${module.name}`);
+    const webhookUrl = `${d.publicUrl}/api/webhooks/${module.name}`;
+    const env = d.env.moduleEnv(module.envSchema, d.secrets);
+    if (!env.ok) {
+      d.logger.warn({ channel: module.name, missing: env.missing }, "channel is not set up");
+      channels.set(
+        module.name,
+        new MisconfiguredChannel(module.name, env.missing, env.problems, webhookUrl),
+      );
+      continue;
+    }
+    channels.set(
+      module.name,
+      module.create(config, {
+        env: env.value,
+        publicUrl: d.publicUrl,
+        kv: channelKv(d.store, module.name),
+        clock: d.clock,
+        logger: d.logger.child({ channel: module.name }),
+      }),
+    );
+  }
+  return channels;
+}
+
+/** A channel's own key space in the store. */
+function channelKv(store: ChannelBuildDeps["store"], channel: string): ChannelKv {
+  const key = (k: string) => `channel:${channel}:${k}`;
+  return {
+    get: (k) => store.kvGet(key(k)),
+    set: (k, v, ttlMs) => store.kvSet(key(k), v, ttlMs),
+    delete: (k) => store.kvDelete(key(k)),
+  };
+}
+
+function parseSection<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  value: unknown,
+  where: string,
+): T {
+  const parsed = schema.safeParse(value ?? {});
+  // The assembled schema already validated the section; this only fills its defaults.
+  if (!parsed.success) throw new ConfigError([`clawrun.json: ${where}: invalid section`]);
+  return parsed.data;
+}
