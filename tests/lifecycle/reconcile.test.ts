@@ -80,7 +80,9 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
 
   it("creates exactly one sandbox for 20 concurrent wakes from 20 server instances", async () => {
     h = await lifecycleHarness();
-    const managers = Array.from({ length: 20 }, () => h?.newManager());
+    const managers = await Promise.all(
+      Array.from({ length: 20 }, () => (h as LifecycleHarness).newManager()),
+    );
     const outcomes = await Promise.all(
       managers.map((m) => m?.wake({ reason: "concurrent", trigger: "message" })),
     );
