@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NOW, stateOf } from "../../../tests/support/policy-fixtures";
-import { type DeathFacts, planRestAfterDeath } from "./rest-after-death";
+import { type DeathFacts, planRestAfterDeath } from "./rest-policy";
 
 const facts = (over: Partial<DeathFacts>): DeathFacts => ({
   state: stateOf("running", 10, 5),
