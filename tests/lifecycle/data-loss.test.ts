@@ -28,7 +28,7 @@ let seq = 0;
 /** What the webhook does for a message: store it, then wake and deliver after answering. */
 async function sendMessage(conversation: string, text: string): Promise<string> {
   const id = `m-${++seq}-${Date.now()}`;
-  await harness().store.enqueue({
+  await harness().store.inbox.enqueue({
     id,
     channel: "generic",
     conversation,
@@ -112,8 +112,8 @@ describe("data loss: a dead agent is a lifecycle fact, not a bad message", () =>
     await killSandboxProcesses();
     const second = await sendMessage("chat", "two");
     expect(await countOf(second)).toBe(2);
-    expect((await harness().store.countInbox()).dead).toBe(0);
-    expect((await harness().store.listDead(10)).length).toBe(0);
+    expect((await harness().store.inbox.count()).dead).toBe(0);
+    expect((await harness().store.inbox.listDead(10)).length).toBe(0);
     expect((await status()).status).toBe("running");
   }, 60_000);
 
@@ -153,7 +153,7 @@ describe("data loss: a server killed mid-operation", () => {
   it("delivers a message acknowledged just before the server died mid-wake within seconds of a restart", async () => {
     h = await lifecycleHarness();
     const id = `m-crash-${Date.now()}`;
-    await harness().store.enqueue({
+    await harness().store.inbox.enqueue({
       id,
       channel: "generic",
       conversation: "c",

@@ -79,7 +79,7 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     });
     expect(h.hook.calls.at(-1)).toBe("register");
     expect((await events("status.sleeping"))[0]).toMatchObject({ level: "warn" });
-    expect((await h.store.listAwakeIntervals(0)).length).toBe(1);
+    expect((await h.store.awake.list(0)).length).toBe(1);
   });
 
   it("creates exactly one sandbox for 20 concurrent wakes from 20 server instances", async () => {
@@ -130,7 +130,7 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     // The job is due within 4 s, inside the 5 s lead time: the tick wakes the agent for it.
     expect((await h.manager.tick()).actions).toEqual(["wake"]);
     expect((await status())?.status).toBe("running");
-    const schedule = await h.store.getSchedule();
+    const schedule = await h.store.schedule.get();
     expect(schedule?.nextJob).toBe("ping");
     expect((await status())?.cronDueAt).toBe(schedule?.nextDueAt);
     await waitFor("the job to be due", async () => Date.now() >= (schedule?.nextDueAt ?? 0), 6_000);
@@ -138,7 +138,7 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     const sandbox = await h.provider.get((await status())?.sandboxId as string);
     const file = (await sandbox.readFile("conversations/cron%3Aping.jsonl"))?.toString() ?? "";
     expect(JSON.parse(file.trim().split("\n")[0] as string)).toMatchObject({ text: "cron ping" });
-    expect((await h.store.getSchedule())?.lastRun.ping).toBe(schedule?.nextDueAt);
+    expect((await h.store.schedule.get())?.lastRun.ping).toBe(schedule?.nextDueAt);
 
     // Jobs the agent asks for (the echo agent reads cron.json) are learned while it is awake.
     await sandbox.writeFiles([
@@ -150,10 +150,10 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
       },
     ]);
     await h.manager.tick();
-    expect((await h.store.getSchedule())?.agentJobs).toEqual([
+    expect((await h.store.schedule.get())?.agentJobs).toEqual([
       { name: "own", schedule: "0 3 * * *", message: "nightly" },
     ]);
-    expect(Object.keys((await h.store.getSchedule())?.lastRun ?? {}).sort()).toEqual([
+    expect(Object.keys((await h.store.schedule.get())?.lastRun ?? {}).sort()).toEqual([
       "agent:own",
       "ping",
     ]);

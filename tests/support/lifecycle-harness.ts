@@ -144,7 +144,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     params: { source },
     newManager: async () => (await build()).manager,
     status: async () => (await manager.getState()).value,
-    events: async (type) => (await store.listEvents(500)).filter((e) => e.type === type),
+    events: async (type) => (await store.events.list(500)).filter((e) => e.type === type),
     store,
     provider,
     stateDir,

@@ -43,7 +43,7 @@ export async function handleWebhookRequest(
   }
 
   const msg = inbound.message;
-  const stored = await ctx.store.enqueue({ ...msg, channel: channel.name, receivedAt: now });
+  const stored = await ctx.store.inbox.enqueue({ ...msg, channel: channel.name, receivedAt: now });
   if (stored.duplicate) return toResponse(channel.acknowledge({ kind: "duplicate", id: msg.id }));
 
   const manager = ctx.manager;

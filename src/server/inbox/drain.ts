@@ -11,7 +11,7 @@ export const CLAIM_MARGIN_MS = 5_000;
 const BATCH = 10;
 
 export interface DrainDeps {
-  store: Store;
+  store: Pick<Store, "state" | "inbox" | "events">;
   provider: SandboxProvider;
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
@@ -60,14 +60,14 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
   let target: { baseUrl: string; sandboxId: string } | null = null;
 
   for (;;) {
-    const batch = await d.store.claim(d.clock(), visibilityMs, BATCH);
+    const batch = await d.store.inbox.claim(d.clock(), visibilityMs, BATCH);
     if (batch.length === 0) {
       if (r.inline || !(await waitForNextDue(d, deadline))) break;
       continue;
     }
-    const state = (await d.store.getState())?.value;
+    const state = (await d.store.state.get())?.value;
     if (state?.status !== "running" || !state.sandboxId) {
-      await Promise.all(batch.map((m) => d.store.release(m.id)));
+      await Promise.all(batch.map((m) => d.store.inbox.release(m.id)));
       r.halted = `instance is ${state?.status ?? "uninitialized"}`;
       break;
     }
@@ -78,7 +78,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     const blocked = new Set<string>();
     for (const msg of batch) {
       if (blocked.has(msg.conversation) || r.unreachable) {
-        await d.store.release(msg.id);
+        await d.store.inbox.release(msg.id);
         continue;
       }
       const ok = await deliverOne(d, target, msg, opts, r);
@@ -107,20 +107,20 @@ async function deliverOne(
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
-    await d.store.ack(msg.id);
+    await d.store.inbox.ack(msg.id);
     r.delivered++;
     if (isInline) r.inline = { ok: true, result };
     else await sendReply(d, target.sandboxId, msg, result);
     return true;
   } catch (err) {
     if (err instanceof AgentUnreachableError) {
-      await d.store.release(msg.id);
+      await d.store.inbox.release(msg.id);
       r.unreachable = true;
       return false;
     }
     const error = err instanceof Error ? err.message : String(err);
     const attempts = msg.attempts + 1;
-    const outcome = await d.store.fail(msg.id, error, {
+    const outcome = await d.store.inbox.fail(msg.id, error, {
       maxAttempts: d.timings.deliveryMaxAttempts,
       retryAt: d.clock() + retryDelayMs(attempts, d.timings.deliveryRetryBaseMs),
     });
@@ -191,7 +191,7 @@ async function sendReply(
 async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> {
   const now = d.clock();
   if (now >= deadline) return false;
-  const pending = await d.store.listPending(100);
+  const pending = await d.store.inbox.listPending(100);
   const times = pending
     .map((m) => Math.max(m.notBefore, m.claimedUntil))
     .filter((t) => t <= deadline);
@@ -210,7 +210,7 @@ async function event(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   d.logger[level]({ type, messageId: msg.id, channel: msg.channel }, message);
-  await d.store.appendEvent({
+  await d.store.events.append({
     at: d.clock(),
     type,
     level,

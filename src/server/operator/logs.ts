@@ -53,7 +53,7 @@ export async function sidecarLogTail(ctx: AppContext): Promise<LogTail> {
       why = `the sandbox's log cannot be read right now (${(err as Error).message})`;
     }
   }
-  const kept = await readKeptLog(ctx.store);
+  const kept = await readKeptLog(ctx.store.kv);
   if (!kept) return { sandboxId: state.sandboxId, lines: [], note: why };
   return {
     sandboxId: kept.sandboxId,

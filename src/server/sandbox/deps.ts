@@ -11,7 +11,8 @@ import type { RetentionPolicy } from "./retention";
 
 /** Everything the lifecycle works through: ports only, built by the composition root. */
 export interface LifecycleDeps {
-  store: Store;
+  /** Every port but counters: the lifecycle reads and writes state, events, heartbeats, inbox, schedule. */
+  store: Omit<Store, "counters">;
   provider: SandboxProvider;
   agent: Agent;
   hooks: readonly WakeHook[];
@@ -59,7 +60,7 @@ export async function recordEvent(
 ): Promise<void> {
   const level = e.level ?? "info";
   d.logger[level]({ type: e.type, sandboxId: e.sandboxId, ...e.details }, e.message);
-  await d.store.appendEvent({
+  await d.store.events.append({
     at: d.clock(),
     type: e.type,
     level,

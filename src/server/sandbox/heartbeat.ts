@@ -28,7 +28,7 @@ export async function handleHeartbeat(
   sentAt: number,
 ): Promise<HeartbeatOutcome> {
   const now = d.clock();
-  const { fresh, state, previous } = await d.store.recordHeartbeat({
+  const { fresh, state, previous } = await d.store.heartbeats.record({
     ...hb,
     sentAt,
     receivedAt: now,

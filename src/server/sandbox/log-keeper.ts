@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ManagedSandbox } from "../providers/types";
-import type { Store } from "../store/types";
+import type { KvStore } from "../store/types";
 
 /** The sidecar's log inside a sandbox (docs/sidecar.md). */
 export const SIDECAR_LOG_PATH = "logs/sidecar.log";
@@ -25,7 +25,7 @@ export function tailOf(text: string, maxBytes: number): string {
  * log that cannot be read must not stop a lifecycle operation.
  */
 export async function keepLastLog(
-  store: Pick<Store, "kvSet">,
+  kv: KvStore,
   sandbox: Pick<ManagedSandbox, "id" | "readFile">,
   now: number,
 ): Promise<void> {
@@ -37,14 +37,14 @@ export async function keepLastLog(
       at: now,
       text: tailOf(content.toString("utf8"), KEEP_BYTES),
     };
-    await store.kvSet(KEY, JSON.stringify(kept), null);
+    await kv.set(KEY, JSON.stringify(kept), null);
   } catch {
     // The sandbox may already be gone; there is nothing to keep then.
   }
 }
 
-export async function readKeptLog(store: Pick<Store, "kvGet">): Promise<KeptLog | null> {
-  const raw = await store.kvGet(KEY);
+export async function readKeptLog(kv: KvStore): Promise<KeptLog | null> {
+  const raw = await kv.get(KEY);
   if (!raw) return null;
   const parsed = keptLogSchema.safeParse(JSON.parse(raw));
   return parsed.success ? parsed.data : null;

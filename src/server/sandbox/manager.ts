@@ -133,7 +133,7 @@ export class SandboxLifecycleManager {
     if (!r.acquired) return { status: "busy" };
     // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
     if (r.value.status === "kept-running") await this.drain();
-    else if (r.value.status === "sleeping" && (await this.d.store.countInbox()).pending > 0) {
+    else if (r.value.status === "sleeping" && (await this.d.store.inbox.count()).pending > 0) {
       await this.wakeAndDeliver({
         reason: "messages arrived while going to sleep",
         trigger: "message",
@@ -196,7 +196,7 @@ export class SandboxLifecycleManager {
     fn: (lock: HeldLock) => Promise<T>,
   ): Promise<{ acquired: true; value: T } | { acquired: false }> {
     return withLifecycleLock(
-      this.d.store,
+      this.d.store.locks,
       { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: this.d.timings.lockMaxHoldMs },
       fn,
     );

@@ -92,7 +92,7 @@ async function lockedPass(
       sandboxStatus: sandbox?.status ?? null,
       sidecarAnswers: answers,
       orphans,
-      inboxPending: (await d.store.countInbox()).pending,
+      inboxPending: (await d.store.inbox.count()).pending,
       cronDueAt: sched.dueAt,
       now,
     },

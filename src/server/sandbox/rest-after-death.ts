@@ -16,8 +16,8 @@ export async function restAfterDeath(
   const sandboxId = cur.value.sandboxId;
   const [snapshots, heartbeat, events] = await Promise.all([
     d.provider.listSnapshots(),
-    sandboxId ? d.store.getHeartbeat(sandboxId) : Promise.resolve(null),
-    d.store.listEvents(500),
+    sandboxId ? d.store.heartbeats.get(sandboxId) : Promise.resolve(null),
+    d.store.events.list(500),
   ]);
   // The last point the agent's files were saved: its creation (restored from a snapshot) or a
   // snapshot taken of this very sandbox since. Work is taken as unsaved unless the sidecar saw

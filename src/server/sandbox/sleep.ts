@@ -74,7 +74,7 @@ export async function snapshotAndStop(
     { reason: `snapshot ${snapshotId} taken; stopping`, details: { snapshotMs } },
   );
   const hookErrors = await registerAll(d.hooks);
-  await keepLastLog(d.store, sandbox, d.clock());
+  await keepLastLog(d.store.kv, sandbox, d.clock());
   await lock.confirm();
   const stopStarted = Date.now();
   await sandbox.stop();
@@ -128,7 +128,7 @@ export async function stopQuietly(
   sandbox: ManagedSandbox | null,
 ): Promise<void> {
   if (!sandbox) return;
-  await keepLastLog(d.store, sandbox, d.clock());
+  await keepLastLog(d.store.kv, sandbox, d.clock());
   try {
     await sandbox.stop();
   } catch (err) {
@@ -149,7 +149,7 @@ export async function recordAwake(
   const now = d.clock();
   // A sandbox killed by its TTL was awake until the deadline at most.
   const end = Math.max(start, Math.min(now, state.ttlDeadline ?? now));
-  await d.store.recordAwakeInterval({ sandboxId, start, end });
+  await d.store.awake.record({ sandboxId, start, end });
 }
 
 export async function applyRetention(d: LifecycleDeps): Promise<void> {
@@ -179,7 +179,7 @@ async function waitForInFlightDeliveries(d: LifecycleDeps): Promise<void> {
   const deadline = Date.now() + d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
   while (Date.now() < deadline) {
     const now = d.clock();
-    const pending = await d.store.listPending(1000);
+    const pending = await d.store.inbox.listPending(1000);
     if (!pending.some((m) => m.claimedUntil > now)) return;
     await sleepMs(100);
   }

@@ -53,13 +53,13 @@ export interface TransitionNote {
  */
 export class StateCell {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "state" | "events">,
     private readonly clock: () => number,
     private readonly logger: Logger,
   ) {}
 
   async read(): Promise<Versioned<InstanceState>> {
-    return (await this.store.getState()) ?? { value: INITIAL_STATE, version: 0 };
+    return (await this.store.state.get()) ?? { value: INITIAL_STATE, version: 0 };
   }
 
   async transition(
@@ -93,7 +93,7 @@ export class StateCell {
     const next = written.value;
     const level = note.level ?? "info";
     const sandboxId = next.sandboxId ?? cur.value.sandboxId;
-    await this.store.appendEvent({
+    await this.store.events.append({
       at: now,
       type: `status.${to}`,
       level,
@@ -114,7 +114,7 @@ export class StateCell {
   }
 
   private async write(cur: Versioned<InstanceState>, next: InstanceState, what: string) {
-    const result = await this.store.compareAndSetState(cur.version, next);
+    const result = await this.store.state.compareAndSet(cur.version, next);
     if (!result.ok) throw new StateConflictError(what);
     return { value: next, version: result.version };
   }

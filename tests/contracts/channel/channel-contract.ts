@@ -126,7 +126,7 @@ export function describeChannelContract(h: ChannelContractHarness): void {
       return { status: response.status, body };
     }
 
-    const inbox = async () => (await ctx.store.listPending(1000)).map((m) => m.id).sort();
+    const inbox = async () => (await ctx.store.inbox.listPending(1000)).map((m) => m.id).sort();
     let n = 0;
     const spec = (text = "hello"): MessageSpec => {
       n += 1;
@@ -139,7 +139,7 @@ export function describeChannelContract(h: ChannelContractHarness): void {
       const res = await send(h.message(m));
       expect(res.status).toBe(h.queuedStatus);
       const expected = h.stored(m);
-      const stored = (await ctx.store.listPending(1000)).find((x) => x.id === expected.id);
+      const stored = (await ctx.store.inbox.listPending(1000)).find((x) => x.id === expected.id);
       expect(stored).toMatchObject({ ...expected, channel: h.name });
       expect((await inbox()).length).toBe(before.length + 1);
     });
