@@ -30,12 +30,14 @@ describe("provider list", () => {
   });
 
   it("names the built-in providers when clawrun.json asks for an unknown one", () => {
-    const names = PROVIDERS.map((p) => `"${p.name}"`).join(", ");
+    const quoted = PROVIDERS.map((p) => `"${p.name}"`);
+    const names =
+      quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : quoted[0];
     expect(() => parseConfigText(JSON.stringify({ sandbox: { provider: "nope" } }))).toThrow(
       ConfigError,
     );
     expect(() => parseConfigText(JSON.stringify({ sandbox: { provider: "nope" } }))).toThrow(
-      `sandbox.provider: expected one of ${names}`,
+      `sandbox.provider: expected ${names}, got "nope"`,
     );
   });
 
