@@ -23,12 +23,12 @@ export function proxyToSandbox(
   );
   const route = session?.routes.find((r) => r.subdomain === subdomain);
   if (!session || !route) {
-    return sendJson(res, 404, { error: { code: "not_found", message: "no such sandbox URL" } });
+    sendJson(res, 404, { error: { code: "not_found", message: "no such sandbox URL" } });
+    return;
   }
   if (service.session(session.id).phase !== "running") {
-    return sendJson(res, 502, {
-      error: { code: "sandbox_stopped", message: "sandbox is stopped" },
-    });
+    sendJson(res, 502, { error: { code: "sandbox_stopped", message: "sandbox is stopped" } });
+    return;
   }
   const target = new URL(service.backing(session.id).domain(route.port));
   const upstream = request({

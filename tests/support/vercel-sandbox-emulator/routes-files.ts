@@ -18,7 +18,7 @@ export function fileRoutes(
   service: EmulatedService,
   guard: (h: Handler) => Handler,
 ): void {
-  const escape = (err: unknown) => {
+  const refuseEscape = (err: unknown) => {
     throw err instanceof PathEscapeError ? forbidden(err.message) : err;
   };
 
@@ -44,11 +44,13 @@ export function fileRoutes(
       for (const entry of entries) {
         const path = posix.join(base as string, entry.name);
         if (entry.type === "directory") {
-          await mkdir(await resolveInRoot(local.root, path).catch(escape), { recursive: true });
+          await mkdir(await resolveInRoot(local.root, path).catch(refuseEscape), {
+            recursive: true,
+          });
         } else if (entry.type === "file") {
           await local
             .writeFiles([{ path, content: entry.content, mode: entry.mode & 0o7777 }])
-            .catch(escape);
+            .catch(refuseEscape);
         } else {
           throw badRequest(`emulator: tar entry ${entry.name} is neither a file nor a directory`);
         }
@@ -64,7 +66,9 @@ export function fileRoutes(
       ctx.query(teamQuery);
       const { path, cwd } = await ctx.json(fsPathBody);
       const { session, local } = await service.running(ctx.params.id as string);
-      const content = await local.readFile(posix.resolve(cwd ?? session.cwd, path)).catch(escape);
+      const content = await local
+        .readFile(posix.resolve(cwd ?? session.cwd, path))
+        .catch(refuseEscape);
       if (content === null) {
         ctx.res.writeHead(404, { "content-type": "application/json" });
         ctx.res.end(
