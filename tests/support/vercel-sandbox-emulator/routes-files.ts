@@ -91,9 +91,8 @@ export function fileRoutes(
       ctx.query(teamQuery);
       const { path, cwd } = await ctx.json(fsPathBody);
       const { session, local } = await service.running(ctx.params.id as string);
-      const target = await resolveInRoot(local.root, posix.resolve(cwd ?? session.cwd, path)).catch(
-        escape,
-      );
+      const absolute = posix.resolve(cwd ?? session.cwd, path);
+      const target = await resolveInRoot(local.root, absolute).catch(refuseEscape);
       await mkdir(target);
       ctx.send(200, "EmptyResponse", {});
     }),
