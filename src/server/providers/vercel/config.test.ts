@@ -1,16 +1,11 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { fakeOidcToken } from "../../../../tests/support/fake-oidc-token";
 import { EnvError, readEnv } from "../../../config/env";
 import { parseConfigText } from "../../config-schema";
 import { buildProvider } from "../../modules";
 import { oidcClaims, vercelConfigSchema, vercelEnvSchema } from "./config";
 import { VercelProvider } from "./vercel-provider";
-
-/** A token shaped like Vercel's OIDC tokens: a JWT whose payload names the team and project. */
-export function fakeOidcToken(claims: Record<string, unknown>): string {
-  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  return `${part({ alg: "RS256", typ: "JWT" })}.${part(claims)}.signature`;
-}
 
 const env = (vars: Record<string, string>) => readEnv(vars, "/srv/app").moduleEnv(vercelEnvSchema);
 
