@@ -31,8 +31,13 @@ export interface EmuCommand {
   detached?: { pid: number | null; exitFile: string; stdout: string; stderr: string };
 }
 
-/** `sh -c WRAPPER clawrun-cmd <exit file> <cmd> <args...>`: runs the command, then records $?. */
-const WRAPPER = 'f=$1; shift; "$@"; echo $? > "$f.tmp" && mv "$f.tmp" "$f"';
+/**
+ * `sh -c WRAPPER clawrun-cmd <exit file> <cmd> <args...>`: runs the command, then records $?.
+ * The no-op traps keep the wrapper alive through a signal sent to the whole group (kill), so
+ * the command's own exit status (e.g. 143 after SIGTERM) is still recorded; a handled (not
+ * ignored) signal is reset to its default in the command itself.
+ */
+const WRAPPER = 'trap : TERM INT HUP; f=$1; shift; "$@"; echo $? > "$f.tmp" && mv "$f.tmp" "$f"';
 const POLL_MS = 50;
 
 export type LogLine =
