@@ -12,7 +12,7 @@ import { describeProviderContract } from "./provider-contract";
  * The provider contract against the vercel provider in snapshot mode, through the real
  * @vercel/sandbox SDK and the Vercel Sandbox API emulator (real processes behind it).
  * Persistent mode makes one sandbox per instance, which the contract's side-by-side tests
- * cannot use; it has its own tests (src/server/providers/vercel/persistent-mode.test.ts).
+ * cannot use; it has its own tests (tests/vercel/persistent-mode.test.ts).
  */
 
 const emulator = await startVercelSandboxEmulator();
