@@ -103,6 +103,7 @@ describe("vercel provider, snapshot mode", () => {
     const s = await create(p, { timeoutMs: 50 * MIN });
     expect([s.timeout, session(s).timeout]).toEqual([5 * MIN, 5 * MIN]);
     const extends_ = requestsTo(/extend-timeout$/);
+    await expect(s.extendTimeout(MIN)).rejects.toBeInstanceOf(ProviderError);
     await expect(s.extendTimeout(MIN)).rejects.toThrow(
       /past the plan's cap of 300000 ms \(sandbox.vercel.maxTimeoutMinutes\)/,
     );
