@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
+import { ClawrunError } from "../../../src/protocol/clawrun-error";
 import { type SdkSchemaName, sdk } from "./sdk-schemas";
 
 /**
@@ -139,6 +140,8 @@ export class Router {
         return;
       }
       if (err instanceof EmulatedError) return sendError(res, err);
+      // The backing local sandbox refused (e.g. it expired a moment ago): the API's 400.
+      if (err instanceof ClawrunError) return sendError(res, badRequest(err.message));
       this.faults.push(`${req.method} ${url.pathname}: ${err instanceof Error ? err.stack : err}`);
       sendError(res, new EmulatedError(400, "emulator_fault", String(err)));
     }

@@ -38,7 +38,10 @@ export function routeSandboxDomain(sdkDomain: string, override: string | null): 
 export function sdkFetch(override: string | null): typeof globalThis.fetch {
   if (override === null) return globalThis.fetch;
   return (input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (input instanceof Request) {
+      return globalThis.fetch(new Request(routeApiUrl(input.url, override), input), init);
+    }
+    const url = typeof input === "string" ? input : input.href;
     return globalThis.fetch(routeApiUrl(url, override), init);
   };
 }
