@@ -5,6 +5,7 @@ import {
   ProviderError,
   SandboxNotFoundError,
   type SandboxProvider,
+  UnsupportedNetworkPolicyError,
 } from "../../src/server/providers/types";
 import { vercelConfigSchema, vercelEnvSchema } from "../../src/server/providers/vercel/config";
 import { VercelProvider } from "../../src/server/providers/vercel/vercel-provider";
@@ -131,6 +132,21 @@ describe("vercel provider, persistent mode", () => {
         (r) => r.method === "DELETE" && r.path === `/v2/sandboxes/${first.id}`,
       ),
     ).toBe(true);
+  });
+
+  it("refuses a bad start-fresh request before it discards anything", async () => {
+    const p = provider("careful");
+    const s = await p.create({ timeoutMs: MIN, ports: [] });
+    running.push(s);
+    await s.writeFiles([{ path: "keep.txt", content: "still here" }]);
+    const deletes = () => emulator.requests.filter((r) => r.method === "DELETE").length;
+    const before = deletes();
+    await expect(
+      p.create({ timeoutMs: MIN, ports: [], networkPolicy: { allow: ["https://not-a-host"] } }),
+    ).rejects.toBeInstanceOf(UnsupportedNetworkPolicyError);
+    await expect(p.create({ timeoutMs: 0, ports: [] })).rejects.toBeInstanceOf(ProviderError);
+    expect(deletes()).toBe(before);
+    expect((await s.readFile("keep.txt"))?.toString()).toBe("still here");
   });
 
   it("refuses to replace a same-named sandbox that is not this instance's", async () => {

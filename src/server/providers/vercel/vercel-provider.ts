@@ -110,6 +110,9 @@ export class VercelProvider implements SandboxProvider {
     if (opts.snapshotId !== undefined && !isSnapshotId(opts.snapshotId)) {
       throw new SnapshotNotFoundError(opts.snapshotId);
     }
+    // Everything that can be refused is checked before the named sandbox is replaced.
+    const timeout = cappedTimeout(opts.timeoutMs, this.capabilities.maxLifetimeMs);
+    const networkPolicy = opts.networkPolicy ? toSdkNetworkPolicy(opts.networkPolicy) : undefined;
     const persistent = config.mode === "persistent";
     const name = persistent ? persistentName(instance) : snapshotModeName(instance);
     if (persistent) await this.discardNamed(name, opts.signal);
@@ -117,9 +120,9 @@ export class VercelProvider implements SandboxProvider {
       name,
       persistent,
       ports: opts.ports,
-      timeout: cappedTimeout(opts.timeoutMs, this.capabilities.maxLifetimeMs),
+      timeout,
       resources: opts.resources,
-      networkPolicy: opts.networkPolicy ? toSdkNetworkPolicy(opts.networkPolicy) : undefined,
+      networkPolicy,
       tags: tagsFor(instance, opts.labels),
       region: config.region,
       ...(persistent ? { keepLastSnapshots: { count: config.keepLastSnapshots } } : {}),
