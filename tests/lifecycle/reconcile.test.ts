@@ -49,8 +49,12 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
   });
 
   it("marks a sandbox killed by its native TTL as sleeping and re-registers wake hooks", async () => {
-    // activeDuration 1 s → native TTL 10 s; with the parent down no heartbeat can extend it.
-    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 1 } } });
+    // activeDuration 1 s → native TTL 10 s (a 2 s extend buffer keeps the floor below that);
+    // with the parent down no heartbeat can extend it.
+    h = await lifecycleHarness({
+      config: { sandbox: { activeDuration: 1 } },
+      timings: { ttlBufferMs: 2_000 },
+    });
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
     await h.setParentUp(false);
     const snap = await h.manager.snapshotNow();
@@ -80,7 +84,9 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
 
   it("creates exactly one sandbox for 20 concurrent wakes from 20 server instances", async () => {
     h = await lifecycleHarness();
-    const managers = Array.from({ length: 20 }, () => h?.newManager());
+    const managers = await Promise.all(
+      Array.from({ length: 20 }, () => (h as LifecycleHarness).newManager()),
+    );
     const outcomes = await Promise.all(
       managers.map((m) => m?.wake({ reason: "concurrent", trigger: "message" })),
     );
@@ -130,7 +136,7 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     await waitFor("the job to be due", async () => Date.now() >= (schedule?.nextDueAt ?? 0), 6_000);
     expect((await h.manager.tick()).actions).toEqual(["run-cron"]);
     const sandbox = await h.provider.get((await status())?.sandboxId as string);
-    const file = (await sandbox.readFile("conversations/cron_ping.jsonl"))?.toString() ?? "";
+    const file = (await sandbox.readFile("conversations/cron%3Aping.jsonl"))?.toString() ?? "";
     expect(JSON.parse(file.trim().split("\n")[0] as string)).toMatchObject({ text: "cron ping" });
     expect((await h.store.getSchedule())?.lastRun.ping).toBe(schedule?.nextDueAt);
 

@@ -38,7 +38,11 @@ export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<
       ? sidecarHealth(ctx, state.sandboxId)
       : null,
   ]);
-  const settings = policySettings({ config: ctx.config.config, timings: ctx.timings });
+  const settings = policySettings({
+    config: ctx.config.config,
+    timings: ctx.timings,
+    provider: ctx.provider,
+  });
   const forecast =
     state.status === "running" && heartbeat
       ? sleepForecast(

@@ -30,9 +30,8 @@ describe("provider list", () => {
   });
 
   it("names the built-in providers when clawrun.json asks for an unknown one", () => {
-    const quoted = PROVIDERS.map((p) => `"${p.name}"`);
-    const names =
-      quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}` : quoted[0];
+    const q = PROVIDERS.map((p) => `"${p.name}"`);
+    const names = q.length > 1 ? `${q.slice(0, -1).join(", ")} or ${q.at(-1)}` : q[0];
     expect(() => parseConfigText(JSON.stringify({ sandbox: { provider: "nope" } }))).toThrow(
       ConfigError,
     );

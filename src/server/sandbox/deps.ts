@@ -31,6 +31,7 @@ export interface LifecycleDeps {
 export function policySettings(d: {
   config: ClawrunConfig;
   timings: LifecycleTimings;
+  provider: Pick<SandboxProvider, "capabilities">;
 }): PolicySettings {
   const s = d.config.sandbox;
   return {
@@ -40,6 +41,9 @@ export function policySettings(d: {
     ttlBufferMs: d.timings.ttlBufferMs,
     extendByMs: d.timings.extendByMs,
     failedWakeCooldownMs: d.timings.failedWakeCooldownMs,
+    heartbeatIntervalMs: d.timings.heartbeatIntervalMs,
+    ttlMultiplier: d.timings.ttlMultiplier,
+    maxLifetimeMs: d.provider.capabilities.maxLifetimeMs,
   };
 }
 

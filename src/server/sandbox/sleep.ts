@@ -1,7 +1,9 @@
 import type { InstanceState } from "../domain/instance-state";
 import { CLAIM_MARGIN_MS } from "../inbox/drain";
+import type { ManagedSandbox } from "../providers/types";
 import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
+import { keepLastLog } from "./log-keeper";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
@@ -72,6 +74,7 @@ export async function snapshotAndStop(
     { reason: `snapshot ${snapshotId} taken; stopping`, details: { snapshotMs } },
   );
   const hookErrors = await registerAll(d.hooks);
+  await keepLastLog(d.store, sandbox, d.clock());
   await lock.confirm();
   const stopStarted = Date.now();
   await sandbox.stop();
@@ -104,7 +107,7 @@ export async function stopFailedDaemon(
   if (cur.value.status !== "running" || cur.value.sandboxId !== expectSandboxId) return false;
   cur = await cell.transition(cur, "stopping", {}, { reason, level: "error" });
   const hookErrors = await registerAll(d.hooks);
-  await stopQuietly(d, expectSandboxId);
+  await stopQuietly(d, await d.provider.get(expectSandboxId).catch(() => null));
   await recordAwake(d, cur.value, expectSandboxId);
   await cell.transition(
     cur,
@@ -119,12 +122,18 @@ export async function stopFailedDaemon(
   return true;
 }
 
-export async function stopQuietly(d: LifecycleDeps, sandboxId: string): Promise<void> {
+/** Keeps the sandbox's last log lines, then stops it; a sandbox already gone is not an error. */
+export async function stopQuietly(
+  d: Pick<LifecycleDeps, "store" | "clock" | "logger">,
+  sandbox: ManagedSandbox | null,
+): Promise<void> {
+  if (!sandbox) return;
+  await keepLastLog(d.store, sandbox, d.clock());
   try {
-    await (await d.provider.get(sandboxId)).stop();
+    await sandbox.stop();
   } catch (err) {
     d.logger.warn(
-      { sandboxId, err: errorMessage(err) },
+      { sandboxId: sandbox.id, err: errorMessage(err) },
       "stopping sandbox failed (it may already be gone)",
     );
   }

@@ -16,6 +16,7 @@ export const INITIAL_STATE: InstanceState = {
   hooksRegistered: false,
   lastExtend: null,
   cronDueAt: null,
+  lost: null,
 };
 
 /**
@@ -69,14 +70,27 @@ export class StateCell {
   ): Promise<Versioned<InstanceState>> {
     assertTransition(cur.value.status, to);
     const now = this.clock();
-    const next: InstanceState = {
-      ...cur.value,
+    const build = (base: InstanceState): InstanceState => ({
+      ...base,
       ...patch,
       status: to,
       since: now,
       reason: note.reason,
-    };
-    const written = await this.write(cur, next, `${cur.value.status} → ${to}`);
+    });
+    const what = `${cur.value.status} → ${to}`;
+    let written: Versioned<InstanceState>;
+    try {
+      written = await this.write(cur, build(cur.value), what);
+    } catch (err) {
+      // A heartbeat may have extended the TTL meanwhile (a same-status patch). The lock holder
+      // transitions from the state as it is now, provided nobody changed status or sandbox.
+      const fresh = await this.read();
+      const onlyPatched =
+        fresh.value.status === cur.value.status && fresh.value.sandboxId === cur.value.sandboxId;
+      if (!(err instanceof StateConflictError) || !onlyPatched) throw err;
+      written = await this.write(fresh, build(fresh.value), what);
+    }
+    const next = written.value;
     const level = note.level ?? "info";
     const sandboxId = next.sandboxId ?? cur.value.sandboxId;
     await this.store.appendEvent({

@@ -2,6 +2,7 @@ import type { NewLifecycleEvent } from "../../../src/server/domain/events";
 import type { StoredHeartbeat } from "../../../src/server/domain/heartbeat-record";
 import type { NewInboxMessage } from "../../../src/server/domain/inbox-message";
 import type { InstanceState } from "../../../src/server/domain/instance-state";
+import { INITIAL_STATE } from "../../../src/server/sandbox/state-cell";
 import type { Store, StoreOptions } from "../../../src/server/store/types";
 
 /** What the contract suite needs from each adapter's test setup. */
@@ -33,17 +34,14 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function state(overrides: Partial<InstanceState> = {}): InstanceState {
   return {
+    ...INITIAL_STATE,
     status: "running",
     since: 1_000,
     reason: "test",
     sandboxId: "sb-1",
     sandboxCreatedAt: 900,
     ttlDeadline: 5_000,
-    snapshotId: null,
-    error: null,
-    hooksRegistered: false,
     lastExtend: { at: 950, reason: "grace" },
-    cronDueAt: null,
     ...overrides,
   };
 }
