@@ -10,6 +10,7 @@ const ALL = {
   snapshot: "local provider snapshot/restore vs tar -czf/-xzf of 100 MB / 20,000 files",
   sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
+  "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
 } as const;
 
 const picked = process.argv.slice(2);
