@@ -12,7 +12,7 @@ export function parseJsonBody<T>(raw: Buffer, schema: z.ZodType<T>, what: string
   try {
     json = JSON.parse(raw.toString("utf8"));
   } catch {
-    throw new ChannelRequestError(400, "invalid_json", `body: expected JSON (${what})`);
+    throw new ChannelRequestError(400, "invalid_json", `body: expected JSON, ${what}`);
   }
   return parseJsonValue(json, schema, what);
 }
@@ -32,6 +32,6 @@ export function parseJsonValue<T>(
   throw new ChannelRequestError(
     400,
     "invalid_body",
-    `${where}: ${issue?.message ?? "invalid"} (${what})`,
+    `${where}: ${issue?.message ?? "invalid"}, in ${what}`,
   );
 }

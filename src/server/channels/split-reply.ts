@@ -3,8 +3,8 @@
  * recommended; Discord: 2,000). Lengths are UTF-16 code units — JavaScript's `length`, never
  * fewer than a platform's own character count — so a piece is never too long. A piece ends
  * at the last line break in the second half of the window, else the last space there, else
- * at the limit (never inside a surrogate pair). The break character itself is dropped;
- * pieces that would be only whitespace are left out.
+ * at the limit (never inside a surrogate pair). The break character and line breaks right
+ * after it are dropped; pieces that would be only whitespace are left out.
  */
 export function splitReply(text: string, limit: number): string[] {
   if (!Number.isInteger(limit) || limit < 2)
@@ -23,7 +23,8 @@ export function splitReply(text: string, limit: number): string[] {
       next = cut;
     }
     pushPiece(pieces, rest.slice(0, cut));
-    rest = rest.slice(next);
+    // The message boundary is itself a break: blank lines after it would only show as a gap.
+    rest = rest.slice(next).replace(/^\n+/, "");
   }
   pushPiece(pieces, rest);
   return pieces;

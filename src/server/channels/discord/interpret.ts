@@ -99,6 +99,6 @@ function bad(key: string, expected: string): ChannelRequestError {
   return new ChannelRequestError(
     400,
     "invalid_body",
-    `${key}: ${expected} (a Discord interaction)`,
+    `${key}: ${expected}, in a Discord interaction`,
   );
 }
