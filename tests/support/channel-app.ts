@@ -14,6 +14,8 @@ export async function channelApp(o: {
   config: Record<string, unknown>;
   env: Record<string, string>;
   clock?: () => number;
+  /** This deployment's public URL (default http://127.0.0.1:9, where nothing listens). */
+  publicUrl?: string;
   /** Another app's state dir: a second process sharing its store (the caller removes it). */
   dir?: string;
 }): Promise<{ ctx: AppContext; channel: Channel; dir: string; close(): Promise<void> }> {
@@ -24,7 +26,7 @@ export async function channelApp(o: {
       PATH: process.env.PATH,
       CLAWRUN_STATE_DIR: dir,
       CLAWRUN_CONFIG: join(dir, "clawrun.json"),
-      CLAWRUN_PUBLIC_URL: "http://127.0.0.1:9",
+      CLAWRUN_PUBLIC_URL: o.publicUrl ?? "http://127.0.0.1:9",
       CLAWRUN_LOCAL_TICK: "0",
       ...o.env,
     },

@@ -352,7 +352,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   return fake;
 }
 
-function askInteraction(m: AskSpec): APIChatInputApplicationCommandInteraction {
+/** A /ask (or other chat-input command) interaction, as Discord sends it. */
+export function askInteraction(m: AskSpec): APIChatInputApplicationCommandInteraction {
   const id = m.id ?? snowflake();
   const user = {
     id: m.userId,

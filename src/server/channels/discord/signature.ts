@@ -42,7 +42,11 @@ export function verifyDiscordSignature(
   if (Math.abs(nowMs - Number(timestamp) * 1000) > DISCORD_MAX_SKEW_MS)
     return { ok: false, reason: "stale" };
   const signed = Buffer.concat([Buffer.from(timestamp, "utf8"), rawBody]);
-  if (!verify(null, signed, key, Buffer.from(signature, "hex")))
-    return { ok: false, reason: "mismatch" };
+  if (!ed25519Verify(key, signed, signature)) return { ok: false, reason: "mismatch" };
   return { ok: true };
+}
+
+/** Plain Ed25519 (RFC 8032) verification of a hex signature. */
+export function ed25519Verify(key: KeyObject, message: Buffer, signatureHex: string): boolean {
+  return verify(null, message, key, Buffer.from(signatureHex, "hex"));
 }
