@@ -1,4 +1,3 @@
-import { performance } from "node:perf_hooks";
 import { type ClawrunServer, startClawrun } from "../../tests/support/clawrun-server";
 import { waitFor } from "../../tests/support/free-port";
 import { ensureNextBuild } from "../../tests/support/next-build";
