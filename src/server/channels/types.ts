@@ -80,7 +80,7 @@ export interface WaitingIndicator {
 /** What ClawRun knows when it shows the waiting indicator. */
 export interface WakingContext {
   /**
-   * The agent was not running when the message was stored, so a wake is coming (false: it
+   * The agent was not running just after the message was acknowledged, so a wake is coming (false: it
    * runs and will answer shortly; a "waking up" notice would be wrong).
    */
   waking: boolean;
