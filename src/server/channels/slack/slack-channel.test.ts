@@ -158,6 +158,22 @@ describe("SlackChannel waking notice", () => {
     expect(slack.messages.map((m) => m.history)).toEqual([["waking up…", "from elsewhere"]]);
   });
 
+  it("a 429 while replacing the notice: the retry still replaces it (no stray notice)", async () => {
+    const to = target({ channel: "D0DM", threadTs: null });
+    await channel.whileWaking?.(to, { waking: true }).stop();
+    slack.rateLimit(1, 1);
+    const err = await channel.send(to, "answer", signal()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ retryAfterMs: 1000 });
+    await channel.send(to, "answer", signal());
+    expect(slack.messages.map((m) => m.history)).toEqual([["waking up…", "answer"]]);
+  });
+
+  it("never throws for a message without Slack reply details (the wake must go on)", async () => {
+    const waiting = channel.whileWaking?.(target({ chat: "x" }), { waking: true });
+    await waiting?.stop();
+    expect(slack.calls).toEqual([]);
+  });
+
   it("posts the reply anyway when the notice was deleted meanwhile", async () => {
     const to = target({ channel: "D0DM", threadTs: null });
     const waiting = channel.whileWaking?.(to, { waking: true });

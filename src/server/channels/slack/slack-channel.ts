@@ -114,7 +114,7 @@ export class SlackChannel implements Channel {
     // Split first: escaping may lengthen a piece a little, far below Slack's 40,000 cut.
     const pieces = splitReply(text, SLACK_MESSAGE_LIMIT).map(escapeForSlack);
     if (pieces.length === 0) pieces.push("(the agent replied with no text)");
-    const notice = await this.notices.take(to.messageId);
+    const notice = await this.notices.find(to.messageId);
     const where = meta.threadTs ? `thread ${meta.threadTs} of ${meta.channel}` : meta.channel;
     const { sent } = await sendPieces(this.o.kv, to.messageId, pieces, async (piece, i) => {
       if (i === 0 && notice) {
@@ -129,6 +129,7 @@ export class SlackChannel implements Channel {
       }
       await this.o.api.postMessage({ ...meta, text: piece }, signal);
     });
+    if (notice) await this.notices.replaced(to.messageId);
     return {
       sent: true,
       detail: `${sent} message(s) to ${where}${notice ? " (replacing the waking notice)" : ""}`,
@@ -136,9 +137,11 @@ export class SlackChannel implements Channel {
   }
 
   whileWaking(to: ReplyTarget, ctx: WakingContext): WaitingIndicator {
-    // Only when a wake is really coming: a running agent answers without a notice.
-    if (!ctx.waking) return { stop: async () => undefined };
-    return this.notices.show(to, replyMeta(to));
+    const meta = metaSchema.safeParse(to.meta);
+    // Only when a wake is really coming: a running agent answers without a notice. Never
+    // throws: the wake that follows must not depend on the notice.
+    if (!ctx.waking || !meta.success) return { stop: async () => undefined };
+    return this.notices.show(to, meta.data);
   }
 
   async status(signal: AbortSignal): Promise<ChannelStatus> {
@@ -150,7 +153,7 @@ export class SlackChannel implements Channel {
       ? `bot token works (${auth.value.user ?? "bot"} in ${auth.value.team ?? "the workspace"})`
       : `SLACK_BOT_TOKEN does not work: ${auth.code}`;
     const url = seen
-      ? `Slack has called ${this.o.webhookUrl} (last at ${new Date(Number(seen)).toISOString()})`
+      ? `Slack has called ${this.o.webhookUrl} (recorded at ${new Date(Number(seen)).toISOString()})`
       : `no signed request from Slack yet: set Event Subscriptions → Request URL to ${this.o.webhookUrl}`;
     return {
       missingEnv: [],

@@ -35,13 +35,16 @@ export class WakingNotices {
     };
   }
 
-  /** The notice posted for this message, if any; it is handed out once. */
-  async take(messageId: string): Promise<string | null> {
+  /** The ts of the notice posted for this message, if any. */
+  async find(messageId: string): Promise<string | null> {
     const pending = this.posting.get(messageId);
+    return pending ? await pending : await this.o.kv.get(key(messageId));
+  }
+
+  /** The reply replaced the notice: forget it (kept until then, so a retried reply finds it). */
+  async replaced(messageId: string): Promise<void> {
     this.posting.delete(messageId);
-    const ts = pending ? await pending : await this.o.kv.get(key(messageId));
-    if (ts) await this.o.kv.delete(key(messageId));
-    return ts;
+    await this.o.kv.delete(key(messageId));
   }
 
   private async post(messageId: string, meta: SlackReplyMeta): Promise<string | null> {
