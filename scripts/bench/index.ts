@@ -11,6 +11,8 @@ const ALL = {
   sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
   "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
+  channels:
+    "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
 } as const;
 
 const picked = process.argv.slice(2);

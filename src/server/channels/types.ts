@@ -77,6 +77,15 @@ export interface WaitingIndicator {
   stop(): Promise<void>;
 }
 
+/** What ClawRun knows when it shows the waiting indicator. */
+export interface WakingContext {
+  /**
+   * The agent was not running just after the message was acknowledged, so a wake is coming (false: it
+   * runs and will answer shortly; a "waking up" notice would be wrong).
+   */
+  waking: boolean;
+}
+
 /** What the setup checklist and the dashboard show for a channel. */
 export interface ChannelStatus {
   /** Environment variables it needs that are not set (names only). */
@@ -105,8 +114,12 @@ export interface Channel {
    * asked to slow down (429), `permanent` when retrying cannot help.
    */
   send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult>;
-  /** Shown to the sender while the agent wakes (typing indicator); optional. */
-  whileWaking?(to: ReplyTarget): WaitingIndicator;
+  /**
+   * Shown to the sender from the acknowledgement until the message is delivered and its
+   * reply sent (typing indicator, "waking up" notice); optional. Repeat it inside if the
+   * platform's indicator expires.
+   */
+  whileWaking?(to: ReplyTarget, ctx: WakingContext): WaitingIndicator;
   /** Points the platform at this deployment (Telegram setWebhook, Discord command); optional. */
   register?(signal: AbortSignal): Promise<{ ok: boolean; detail: string }>;
   status(signal: AbortSignal): Promise<ChannelStatus>;

@@ -58,7 +58,14 @@ export async function handleWebhookRequest(
   return {
     response: toResponse(channel.acknowledge({ kind: "queued", id: msg.id })),
     followUp: async () => {
-      const waiting = channel.whileWaking?.(target);
+      // A store that cannot answer here will fail the wake too; assume a wake is coming.
+      const waking = channel.whileWaking
+        ? await manager.getState().then(
+            (s) => s.value.status !== "running",
+            () => true,
+          )
+        : true;
+      const waiting = channel.whileWaking?.(target, { waking });
       try {
         await manager.wakeAndDeliver({
           reason: `message from ${channel.name}`,

@@ -60,6 +60,8 @@ export interface ChannelContractHarness {
   malformed(now: number): PlatformRequest;
   /** The answer to a message that was queued. */
   queuedStatus: number;
+  /** Its body, for platforms that read it (e.g. Discord's deferred response); unchecked if absent. */
+  queuedBody?: unknown;
   /** Bytes above which the channel refuses a body with 413. */
   maxBodyBytes: number;
 }
@@ -138,6 +140,7 @@ export function describeChannelContract(h: ChannelContractHarness): void {
       const before = await inbox();
       const res = await send(h.message(m));
       expect(res.status).toBe(h.queuedStatus);
+      if (h.queuedBody !== undefined) expect(res.body).toEqual(h.queuedBody);
       const expected = h.stored(m);
       const stored = (await ctx.store.inbox.listPending(1000)).find((x) => x.id === expected.id);
       expect(stored).toMatchObject({ ...expected, channel: h.name });
