@@ -1,4 +1,5 @@
 import { genericChannel } from "./generic";
+import { telegramChannel } from "./telegram";
 import type { ChannelModule } from "./types";
 
 /**
@@ -6,7 +7,7 @@ import type { ChannelModule } from "./types";
  * the webhook route accept exactly these names; adding a channel is a folder beside this
  * file and a line here (docs/architecture.md walks through it).
  */
-export const CHANNELS: readonly ChannelModule[] = [genericChannel];
+export const CHANNELS: readonly ChannelModule[] = [genericChannel, telegramChannel];
 
 export function findChannel(name: string): ChannelModule | undefined {
   return CHANNELS.find((c) => c.name === name);
