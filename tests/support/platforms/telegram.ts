@@ -28,8 +28,8 @@ export interface FakeTelegram {
   calls: TelegramCall[];
   callsTo(method: string): TelegramCall[];
   webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | null;
-  /** The next `times` calls of `method` fail with `fault`. */
-  fail(method: string, fault: TelegramFault, times?: number): void;
+  /** After `after` more successful calls, the next `times` calls of `method` fail with `fault`. */
+  fail(method: string, fault: TelegramFault, o?: { times?: number; after?: number }): void;
   /** Sends an update to the registered webhook as Telegram would. */
   deliver(update: unknown): Promise<{ status: number; body: unknown }>;
   stop(): Promise<void>;
@@ -54,7 +54,7 @@ export async function startFakeTelegram(
 ): Promise<FakeTelegram> {
   const token = opts.token ?? "123456789:AAHfakeTokenForClawrunTests_0123456789";
   const calls: TelegramCall[] = [];
-  const faults = new Map<string, TelegramFault[]>();
+  const faults = new Map<string, { fault: TelegramFault; skip: number }[]>();
   const nextMessageId = new Map<string, number>();
   const state: { webhook: FakeTelegram["webhook"] } = { webhook: null };
 
@@ -69,8 +69,13 @@ export async function startFakeTelegram(
   const ok = (result: unknown) => ({ status: 200, body: { ok: true, result } });
 
   const perform = (method: string, p: Record<string, unknown>) => {
-    const fault = faults.get(method)?.shift();
-    if (fault) return error(fault.error_code, fault.description, fault.parameters);
+    const queue = faults.get(method) ?? [];
+    const head = queue[0];
+    if (head && head.skip > 0) head.skip -= 1;
+    else if (head) {
+      queue.shift();
+      return error(head.fault.error_code, head.fault.description, head.fault.parameters);
+    }
     switch (method) {
       case "sendMessage": {
         if (p.chat_id === undefined) return error(400, "Bad Request: chat_id is empty");
@@ -148,9 +153,10 @@ export async function startFakeTelegram(
     get webhook() {
       return state.webhook;
     },
-    fail(method, fault, times = 1) {
+    fail(method, fault, o = {}) {
       const list = faults.get(method) ?? [];
-      for (let i = 0; i < times; i++) list.push(fault);
+      for (let i = 0; i < (o.times ?? 1); i++)
+        list.push({ fault, skip: i === 0 ? (o.after ?? 0) : 0 });
       faults.set(method, list);
     },
     async deliver(update) {
