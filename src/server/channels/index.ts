@@ -1,13 +1,18 @@
 import { genericChannel } from "./generic";
 import { telegramChannel } from "./telegram";
 import type { ChannelModule } from "./types";
+import { whatsappChannel } from "./whatsapp";
 
 /**
  * Every chat channel ClawRun ships, one line each. The clawrun.json `channels` section and
  * the webhook route accept exactly these names; adding a channel is a folder beside this
  * file and a line here (docs/architecture.md walks through it).
  */
-export const CHANNELS: readonly ChannelModule[] = [genericChannel, telegramChannel];
+export const CHANNELS: readonly ChannelModule[] = [
+  genericChannel,
+  telegramChannel,
+  whatsappChannel,
+];
 
 export function findChannel(name: string): ChannelModule | undefined {
   return CHANNELS.find((c) => c.name === name);
