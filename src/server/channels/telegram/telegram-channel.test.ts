@@ -225,3 +225,42 @@ describe("Telegram webhook registration and status", () => {
     }
   });
 });
+
+describe("Telegram attachments in refuse mode", () => {
+  it("answers the webhook with a sendMessage refusal (no extra call) and stores nothing", async () => {
+    const refusing = telegramChannel.create(config({ attachments: "refuse" }), {
+      ...deps.deps,
+      env: { ...deps.deps.env, TELEGRAM_WEBHOOK_SECRET: "a-secret-token-of-16-plus" },
+    });
+    const update = {
+      update_id: 900,
+      message: {
+        message_id: 31,
+        chat: { id: 77, type: "private" },
+        from: { id: 77, is_bot: false },
+        date: 1,
+        voice: { duration: 4 },
+      },
+    };
+    const inbound = await refusing.handle({
+      method: "POST",
+      url: new URL("https://clawrun.example/api/webhooks/telegram"),
+      headers: new Headers({ "x-telegram-bot-api-secret-token": "a-secret-token-of-16-plus" }),
+      rawBody: Buffer.from(JSON.stringify(update)),
+      now: Date.now(),
+    });
+    expect(inbound).toEqual({
+      kind: "ignore",
+      reason: "a voice message",
+      response: {
+        status: 200,
+        body: {
+          method: "sendMessage",
+          chat_id: 77,
+          reply_parameters: { message_id: 31, allow_sending_without_reply: true },
+          text: "Sorry, I can only read text messages, so I could not read this voice message. Please send it as text.",
+        },
+      },
+    });
+  });
+});

@@ -1,10 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { channelDeps } from "../../../../tests/support/platforms/channel-deps";
-import { type FakeWhatsapp, startFakeWhatsapp } from "../../../../tests/support/platforms/whatsapp";
+import {
+  type FakeWhatsapp,
+  messagesPayload,
+  startFakeWhatsapp,
+  textMessage,
+} from "../../../../tests/support/platforms/whatsapp";
 import type { Channel, ReplyTarget } from "../types";
 import { ChannelSendError } from "../types";
 import { whatsappChannel } from ".";
 import { GraphApi } from "./graph-api";
+import { hubSignature } from "./signature";
 import { WhatsappChannel } from "./whatsapp-channel";
 
 let fake: FakeWhatsapp;
@@ -183,5 +189,42 @@ describe("WhatsApp webhook registration and status", () => {
     expect(refused?.detail).toContain("(#2200) Callback verification failed");
     expect(fake.subscription).toBeNull();
     expect((await ch.status(signal())).webhookRegistered).toBe(false);
+  });
+});
+
+describe("WhatsApp attachments in refuse mode", () => {
+  it("stores the text of a batch and tells the sender of the photo, quoting it, after answering", async () => {
+    const refusing = whatsappChannel.create(config({ attachments: "refuse" }), deps.deps);
+    const raw = JSON.stringify(
+      messagesPayload(PN, [
+        {
+          from: "4915100000500",
+          id: "wamid.photo",
+          type: "image",
+          image: { mime_type: "image/jpeg", id: "9" },
+        },
+        textMessage("4915100000500", "wamid.text", "and some text"),
+      ]),
+    );
+    const inbound = await refusing.handle({
+      method: "POST",
+      url: new URL("https://clawrun.example/api/webhooks/whatsapp"),
+      headers: new Headers({ "x-hub-signature-256": hubSignature(fake.appSecret, raw) }),
+      rawBody: Buffer.from(raw),
+      now: Date.now(),
+    });
+    expect(inbound.kind).toBe("batch");
+    if (inbound.kind !== "batch") return;
+    expect(inbound.messages.map((m) => m.id)).toEqual(["whatsapp:wamid.text"]);
+    expect(fake.sentTexts()).toEqual([]); // nothing before the webhook is answered
+    await inbound.after?.();
+    expect(fake.sentTexts()).toEqual([
+      {
+        to: "4915100000500",
+        phoneNumberId: PN,
+        context: { message_id: "wamid.photo" },
+        body: "Sorry, I can only read text messages, so I could not read this photo. Please send it as text.",
+      },
+    ]);
   });
 });
