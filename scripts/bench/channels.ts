@@ -20,7 +20,7 @@ import {
  *   - ack: webhook sent → platform gets its 200 (all messages, p50/p99)
  *   - indicator: webhook sent → the platform receives the typing indicator (first message of each round)
  *   - reply: webhook sent → the platform receives the agent's reply (first message of each round)
- *   npx tsx scripts/bench/channels.ts
+ *   npx tsx scripts/bench/channels.ts [telegram|whatsapp]
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 20);
@@ -154,12 +154,10 @@ async function main() {
   ensureNextBuild();
   const picked = process.argv.slice(2);
   const rows: string[] = [];
-  for (const make of [telegram, whatsapp]) {
+  const platforms = { telegram, whatsapp };
+  for (const [name, make] of Object.entries(platforms)) {
+    if (picked.length > 0 && !picked.includes(name)) continue;
     const p = await make();
-    if (picked.length > 0 && !picked.includes(p.name)) {
-      await p.stop();
-      continue;
-    }
     try {
       const { acks, indicators, replies } = await measure(p.server, p);
       const f = (v: number) => v.toFixed(1).padStart(8);

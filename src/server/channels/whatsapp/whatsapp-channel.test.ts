@@ -226,5 +226,8 @@ describe("WhatsApp attachments in refuse mode", () => {
         body: "Sorry, I can only read text messages, so I could not read this photo. Please send it as text.",
       },
     ]);
+    // Meta redelivers the same webhook: the sender is not told twice.
+    await inbound.after?.();
+    expect(fake.sentTexts()).toHaveLength(1);
   });
 });

@@ -208,8 +208,12 @@ export class WhatsappChannel implements Channel {
     return parsed.data;
   }
 
+  /** Tells each sender once: Meta may redeliver a webhook it already got a 200 for. */
   private async refuse(refusals: Refusal[]): Promise<void> {
     for (const r of refusals) {
+      const key = `refused:${r.wamid}`;
+      if (await this.o.kv.get(key)) continue;
+      await this.o.kv.set(key, "1", 7 * 24 * 60 * 60_000);
       await this.o.api
         .sendText(
           {
