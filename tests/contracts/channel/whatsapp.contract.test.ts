@@ -56,6 +56,15 @@ describeChannelContract({
   unsign: (req) => ({ ...req, headers: { "content-type": "application/json" } }),
   // Meta's signature carries no time: a replay is caught by the wamid dedupe.
   retry: (m) => signed(body(m)),
+  batch: (ms) =>
+    signed(
+      JSON.stringify(
+        messagesPayload(
+          PHONE_NUMBER_ID,
+          ms.map((m) => textMessage(waId(m.chat), `wamid.${m.id}`, m.text)),
+        ),
+      ),
+    ),
   handshakes: [
     {
       name: "hub challenge with the right verify token",
