@@ -154,12 +154,20 @@ async function main() {
   ensureNextBuild();
   const picked = process.argv.slice(2);
   const rows: string[] = [];
+  const notes: string[] = [];
   const platforms = { telegram, whatsapp };
   for (const [name, make] of Object.entries(platforms)) {
     if (picked.length > 0 && !picked.includes(name)) continue;
     const p = await make();
     try {
       const { acks, indicators, replies } = await measure(p.server, p);
+      // Where in a burst the slowest acknowledgements fall (0 = the message that wakes the agent).
+      const slowest = acks
+        .map((ms, k) => ({ ms, at: k % BURST }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 5)
+        .map((x) => `${x.ms.toFixed(0)} ms at #${x.at}`);
+      notes.push(`${p.name}: slowest acks ${slowest.join(", ")}`);
       const f = (v: number) => v.toFixed(1).padStart(8);
       rows.push(
         `| ${p.name.padEnd(8)} | ${String(acks.length).padStart(4)} | ${f(pct(acks, 0.5))} | ${f(pct(acks, 0.99))} | ${f(pct(indicators, 0.5))} | ${f(pct(indicators, 0.99))} | ${f(pct(replies, 0.5))} | ${f(pct(replies, 0.99))} |`,
@@ -178,6 +186,8 @@ async function main() {
     "| -------- | ---- | -------- | -------- | ------------- | ------------- | --------- | --------- |",
   );
   for (const row of rows) console.log(row);
+  console.log("");
+  for (const note of notes) console.log(note);
 }
 
 main().catch((err) => {
