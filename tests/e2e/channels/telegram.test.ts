@@ -18,7 +18,7 @@ beforeAll(async () => {
   // Telegram itself only accepts https webhooks; the local server speaks http.
   fake = await startFakeTelegram({ allowHttpWebhook: true });
   server = await startClawrun({
-    config: { sandbox: { activeDuration: 3 }, channels: { telegram: { apiBaseUrl: fake.url } } },
+    config: { sandbox: { activeDuration: 120 }, channels: { telegram: { apiBaseUrl: fake.url } } },
     timings: { heartbeatIntervalMs: 500 },
     env: { TELEGRAM_BOT_TOKEN: fake.token },
   });
@@ -33,8 +33,20 @@ const repliesTo = (chatId: number) =>
   fake.calls.filter(
     (c) => c.method === "sendMessage" && c.params.chat_id === chatId && !c.viaWebhookAnswer,
   );
-const waitForStatus = (status: string, ms = 30_000) =>
-  waitFor(`status ${status}`, async () => (await instanceStatus(server)) === status, ms, 100);
+/** Puts the agent to sleep now (operator stop), so no idle timer can fire in the middle of a test. */
+async function sleepNow(): Promise<void> {
+  const res = await fetch(`${server.url}/api/sandbox/stop`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.secrets.admin}` },
+  });
+  expect(res.status).toBe(202);
+  await waitFor(
+    "status sleeping",
+    async () => (await instanceStatus(server)) === "sleeping",
+    60_000,
+    100,
+  );
+}
 
 describe("Telegram (end to end)", () => {
   it("registers the webhook: setWebhook with the secret_token and only message updates", async () => {
@@ -91,7 +103,7 @@ describe("Telegram (end to end)", () => {
   });
 
   it("wakes once for a burst of 20 messages across two chats and answers each in order", async () => {
-    await waitForStatus("sleeping");
+    await sleepNow();
     const creatingBefore = (await eventsOf(server, "status.creating")).length;
     const chats = [601, 602];
     await Promise.all(

@@ -26,7 +26,7 @@ beforeAll(async () => {
   fake = await startFakeWhatsapp();
   server = await startClawrun({
     config: {
-      sandbox: { activeDuration: 3 },
+      sandbox: { activeDuration: 120 },
       channels: {
         whatsapp: {
           apiBaseUrl: fake.url,
@@ -51,8 +51,20 @@ afterAll(async () => {
 
 const countOf = (text: string) => Number(/message #(\d+)/.exec(text)?.[1]);
 const repliesTo = (waId: string) => fake.sentTexts().filter((t) => t.to === waId);
-const waitForStatus = (status: string, ms = 30_000) =>
-  waitFor(`status ${status}`, async () => (await instanceStatus(server)) === status, ms, 100);
+/** Puts the agent to sleep now (operator stop), so no idle timer can fire in the middle of a test. */
+async function sleepNow(): Promise<void> {
+  const res = await fetch(`${server.url}/api/sandbox/stop`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.secrets.admin}` },
+  });
+  expect(res.status).toBe(202);
+  await waitFor(
+    "status sleeping",
+    async () => (await instanceStatus(server)) === "sleeping",
+    60_000,
+    100,
+  );
+}
 const message = (from: string, wamid: string, text: string) =>
   messagesPayload(PN, [textMessage(from, wamid, text)]);
 
@@ -107,7 +119,7 @@ describe("WhatsApp (end to end)", () => {
   });
 
   it("wakes once for a burst of 20 messages from two people (some batched) and answers each in order", async () => {
-    await waitForStatus("sleeping");
+    await sleepNow();
     const creatingBefore = (await eventsOf(server, "status.creating")).length;
     const people = ["4915100000201", "4915100000202"];
     await Promise.all(
