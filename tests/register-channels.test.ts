@@ -37,21 +37,17 @@ afterAll(async () => {
 });
 
 const run = (args: string[], env: Record<string, string>) =>
-  promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", "scripts/register-channels.ts", ...args],
-    {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "test",
-        CLAWRUN_STATE_DIR: app.dir,
-        CLAWRUN_CONFIG: join(app.dir, "clawrun.json"),
-        CLAWRUN_PUBLIC_URL: server.url,
-        CLAWRUN_LOCAL_TICK: "0",
-        ...env,
-      },
+  promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/channels.ts", ...args], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "test",
+      CLAWRUN_STATE_DIR: app.dir,
+      CLAWRUN_CONFIG: join(app.dir, "clawrun.json"),
+      CLAWRUN_PUBLIC_URL: server.url,
+      CLAWRUN_LOCAL_TICK: "0",
+      ...env,
     },
-  ).then(
+  }).then(
     (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({
       code: e.code,
@@ -61,26 +57,28 @@ const run = (args: string[], env: Record<string, string>) =>
   );
 
 it("registers Discord and prints its status", async () => {
-  const r = await run(["discord"], { DISCORD_BOT_TOKEN: discord.botToken });
+  const r = await run(["register", "discord"], { DISCORD_BOT_TOKEN: discord.botToken });
   expect(r.err).toBe("");
   expect(r.code).toBe(0);
   expect(r.out).toContain(
     `discord: registered: /ask registered; Discord sends interactions to ${server.url}/api/webhooks/discord`,
   );
-  expect(r.out).toContain("registered: yes");
+  const status = await run(["status", "discord"], { DISCORD_BOT_TOKEN: discord.botToken });
+  expect(status.code).toBe(0);
+  expect(status.out).toContain("discord: webhook registered");
   expect(discord.application.interactions_endpoint_url).toBe(`${server.url}/api/webhooks/discord`);
   expect(discord.commands.map((c) => c.name)).toEqual(["ask"]);
 });
 
 it("exits 1 and says why when Discord refuses, without printing the token", async () => {
-  const r = await run([], { DISCORD_BOT_TOKEN: "a-wrong-bot-token-000000" });
+  const r = await run(["register"], { DISCORD_BOT_TOKEN: "a-wrong-bot-token-000000" });
   expect(r.code).toBe(1);
   expect(r.out).toContain("discord: NOT registered: registering /ask failed: HTTP 401");
   expect(r.out + r.err).not.toContain("a-wrong-bot-token");
 });
 
 it("names a channel that is not configured", async () => {
-  const r = await run(["telegram"], { DISCORD_BOT_TOKEN: discord.botToken });
+  const r = await run(["register", "telegram"], { DISCORD_BOT_TOKEN: discord.botToken });
   expect(r.code).toBe(2);
   expect(r.err).toContain("not configured in clawrun.json: telegram (configured: discord)");
 });

@@ -89,7 +89,7 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
 }
 
 /** A channel's own key space in the store. */
-function channelKv(store: KvStore, channel: string): ChannelKv {
+export function channelKv(store: KvStore, channel: string): ChannelKv {
   const key = (k: string) => `channel:${channel}:${k}`;
   return {
     get: (k) => store.get(key(k)),

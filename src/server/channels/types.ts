@@ -42,6 +42,12 @@ export interface ChannelResponse {
 export type Inbound =
   /** A message to queue. ClawRun acknowledges it (see Channel.acknowledge) once it is stored. */
   | { kind: "message"; message: ChannelMessage }
+  /**
+   * Several messages in one request (WhatsApp batches them): stored in order, acknowledged
+   * once all are stored. `after` runs once the answer is sent (e.g. refusals for the parts
+   * of the batch that are not messages the agent can read).
+   */
+  | { kind: "batch"; messages: ChannelMessage[]; after?: () => Promise<void> }
   /** Answer directly and store nothing (a URL-verification challenge, a PING, a hub challenge). */
   | { kind: "respond"; response: ChannelResponse }
   /**
@@ -54,6 +60,7 @@ export type Inbound =
 /** How a stored message ended up, for the acknowledgement the platform gets. */
 export type AckOutcome =
   | { kind: "queued"; id: string }
+  /** Every message of the request was stored before (a platform retry). */
   | { kind: "duplicate"; id: string }
   /** Delivered while the platform waited (only channels with `replyInline`). */
   | { kind: "delivered"; id: string; reply: string; details: Record<string, unknown> };

@@ -47,6 +47,8 @@ export interface ChannelContractHarness {
   stale?(m: MessageSpec, ageMs: number): PlatformRequest;
   /** The same event delivered again later with a fresh signature (a platform retry). */
   retry(m: MessageSpec): PlatformRequest;
+  /** One signed request carrying several messages, for platforms that batch (WhatsApp). */
+  batch?(m: MessageSpec[]): PlatformRequest;
   /** Verification handshakes (challenge, PING, hub GET) and their exact answers. */
   handshakes: {
     name: string;
@@ -156,6 +158,23 @@ export function describeChannelContract(h: ChannelContractHarness): void {
       expect(again.status).toBeLessThan(300);
       expect(await inbox()).toEqual(after);
     });
+
+    it.skipIf(!h.batch)(
+      "stores every message of a batched request in order, and a retry of the batch not again",
+      async () => {
+        const specs = [spec("first of three"), spec("second"), spec("third")];
+        const batch = (ms: MessageSpec[]) => h.batch?.(ms) as PlatformRequest;
+        expect((await send(batch(specs))).status).toBe(h.queuedStatus);
+        const ids = specs.map((m) => h.stored(m).id);
+        const pending = await ctx.store.inbox.listPending(1000);
+        expect(pending.filter((p) => ids.includes(p.id)).map((p) => p.id)).toEqual(ids);
+        const after = await inbox();
+        const again = await send(batch(specs.map((m) => ({ ...m, now: Date.now() }))));
+        expect(again.status).toBeGreaterThanOrEqual(200);
+        expect(again.status).toBeLessThan(300);
+        expect(await inbox()).toEqual(after);
+      },
+    );
 
     it("refuses forged, unsigned and stale requests with 401 and stores nothing", async () => {
       const before = await inbox();
