@@ -1,4 +1,4 @@
-import type { TelegramMessage } from "./update";
+import type { TelegramMessage } from "./update-schema";
 
 /**
  * Names a non-text Telegram message for the agent ("describe" mode) or for the refusal
