@@ -38,6 +38,10 @@ describe("openclawTool", () => {
     expect(all).toContain(`openclaw@${OPENCLAW_VERSION}`);
     expect(all).toContain("--cache '/work/.cache/npm-openclaw'");
     expect(all).not.toContain("rm -rf");
+    // npm on the new Node would otherwise miss the sandbox npm's global npmrc (registry, CA).
+    expect(tool.install[1]).toMatch(
+      /^globalconfig=\$\(npm config get globalconfig\) && .* npm install --globalconfig "\$globalconfig" /,
+    );
   });
 
   it("uses a cache inside the sandbox by default and removes it afterwards", () => {

@@ -85,8 +85,13 @@ export function openclawTool(opts: OpenClawToolOptions = {}): ToolSpec {
     `ln -sfn "node_modules/node-linux-$arch/bin" ${paths.nodeBin}`,
     `${paths.nodeBin}/node --version | grep -qx v${nodeVersion.replaceAll(".", "\\.")}`,
   ].join("\n");
-  // npm itself runs on the new Node, so OpenClaw's preinstall engine check passes.
-  const installOpenclaw = `PATH="$PWD/${paths.nodeBin}:$PATH" npm install --prefix ${paths.openclawDir} ${NPM_FLAGS} --cache ${cache} openclaw@${version}`;
+  // npm runs on the new Node, so OpenClaw's preinstall engine check passes. npm looks for
+  // its global npmrc next to the node running it, so the sandbox npm's own global config
+  // (registry, cafile) is looked up first and handed over explicitly.
+  const installOpenclaw = [
+    "globalconfig=$(npm config get globalconfig)",
+    `PATH="$PWD/${paths.nodeBin}:$PATH" npm install --globalconfig "$globalconfig" --prefix ${paths.openclawDir} ${NPM_FLAGS} --cache ${cache} openclaw@${version}`,
+  ].join(" && ");
   const writeWrapper = [
     "mkdir -p .local/bin",
     `cat > ${paths.wrapper} <<'CLAWRUN_EOF'`,
