@@ -38,7 +38,10 @@ describe("openclawTool", () => {
     expect(all).toContain(`openclaw@${OPENCLAW_VERSION}`);
     expect(all).toContain("--cache '/work/.cache/npm-openclaw'");
     expect(all).not.toContain("rm -rf");
-    // npm on the new Node would otherwise miss the sandbox npm's global npmrc (registry, CA).
+    // npm with --prefix or on the new Node would miss the sandbox npm's global npmrc (registry, CA).
+    expect(tool.install[0]).toContain(
+      'globalconfig=$(npm config get globalconfig)\nnpm install --globalconfig "$globalconfig" --prefix',
+    );
     expect(tool.install[1]).toMatch(
       /^globalconfig=\$\(npm config get globalconfig\) && .* npm install --globalconfig "\$globalconfig" /,
     );

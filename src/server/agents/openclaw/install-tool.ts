@@ -78,16 +78,19 @@ export function openclawTool(opts: OpenClawToolOptions = {}): ToolSpec {
   const paths = openclawPaths(version, nodeVersion);
   const cache = shellQuote(opts.npmCacheDir ?? SANDBOX_CACHE);
 
+  // npm reads its global npmrc from `<prefix>/etc/npmrc`, and both `--prefix` and a node
+  // elsewhere move that, losing the sandbox npm's registry and CA settings (a TLS-inspecting
+  // proxy then fails with SELF_SIGNED_CERT_IN_CHAIN): so each command asks the sandbox's own
+  // npm where its global npmrc is and passes it on.
   const installNode = [
     'case "$(uname -m)" in x86_64|amd64) arch=x64 ;; aarch64|arm64) arch=arm64 ;;',
     '  *) echo "openclaw tool: unsupported architecture $(uname -m)" >&2; exit 1 ;; esac',
-    `npm install --prefix ${paths.nodeDir} ${NPM_FLAGS} --cache ${cache} "node-linux-$arch@${nodeVersion}"`,
+    "globalconfig=$(npm config get globalconfig)",
+    `npm install --globalconfig "$globalconfig" --prefix ${paths.nodeDir} ${NPM_FLAGS} --cache ${cache} "node-linux-$arch@${nodeVersion}"`,
     `ln -sfn "node_modules/node-linux-$arch/bin" ${paths.nodeBin}`,
     `${paths.nodeBin}/node --version | grep -qx v${nodeVersion.replaceAll(".", "\\.")}`,
   ].join("\n");
-  // npm runs on the new Node, so OpenClaw's preinstall engine check passes. npm looks for
-  // its global npmrc next to the node running it, so the sandbox npm's own global config
-  // (registry, cafile) is looked up first and handed over explicitly.
+  // npm runs on the new Node, so OpenClaw's preinstall engine check passes.
   const installOpenclaw = [
     "globalconfig=$(npm config get globalconfig)",
     `PATH="$PWD/${paths.nodeBin}:$PATH" npm install --globalconfig "$globalconfig" --prefix ${paths.openclawDir} ${NPM_FLAGS} --cache ${cache} openclaw@${version}`,
