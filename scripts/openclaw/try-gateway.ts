@@ -19,11 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
+import type { ModelChoice } from "../../src/server/agents/model-choice";
 import {
   openclawConfigFile,
   openclawSecretEnv,
 } from "../../src/server/agents/openclaw/config-file";
-import type { OpenClawModelConfig } from "../../src/server/agents/openclaw/config-schema";
 import { deliverToOpenClaw } from "../../src/server/agents/openclaw/delivery";
 import {
   OPENCLAW_NODE_VERSION,
@@ -51,7 +51,7 @@ function check(ok: boolean, what: string): void {
 
 /** Step 2: OpenClaw's own validator accepts the file ClawRun writes, for every provider kind. */
 async function validateConfigs(root: string): Promise<void> {
-  const kinds: OpenClawModelConfig[] = [
+  const kinds: ModelChoice[] = [
     { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
     { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "K" } },
     {
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     await validateConfigs(root);
 
     // 3. gateway + two turns
-    const model: OpenClawModelConfig = {
+    const model: ModelChoice = {
       provider: "openai-compatible",
       baseUrl: fake.baseUrl,
       model: "fake-model",

@@ -1,4 +1,4 @@
-import type { OpenClawModelConfig } from "./config-schema";
+import type { ModelChoice } from "../model-choice";
 
 /**
  * OpenClaw's config file, written by ClawRun into the sandbox home (docs/agents/openclaw.md).
@@ -32,7 +32,7 @@ function envRef(name: string) {
  * which wants a subscription login; `agentRuntime: openclaw` keeps the plain API-key path
  * (docs/providers/openai/setup.md, "Route summary").
  */
-function providerEntry(model: OpenClawModelConfig): Record<string, unknown> {
+function providerEntry(model: ModelChoice): Record<string, unknown> {
   const apiKey = envRef(MODEL_KEY_ENV);
   switch (model.provider) {
     case "openai":
@@ -55,7 +55,7 @@ function providerEntry(model: OpenClawModelConfig): Record<string, unknown> {
 }
 
 export interface OpenClawConfigInput {
-  model: OpenClawModelConfig;
+  model: ModelChoice;
   /** The port the gateway listens on inside the sandbox (`--port` wins over this, same value). */
   port: number;
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { nonEmpty } from "../../../config/schema";
+import { nonEmpty } from "../../config/schema";
 
 /**
- * The part of clawrun.json's `agent` section a user chooses for OpenClaw: the model provider,
- * the model, and where the key comes from. The key is always a `{ "fromEnv": "NAME" }`
+ * The part of clawrun.json's `agent` section a user chooses for a model-backed agent (OpenClaw,
+ * ZeroClaw): the model provider, the model, and where the key comes from. The key is always a `{ "fromEnv": "NAME" }`
  * reference, never a literal, so clawrun.json stays free of secrets.
  */
 const apiKeyRef = z.strictObject(
@@ -23,7 +23,7 @@ const httpUrl = z
     error: "expected an http(s) URL such as https://llm.example.com/v1",
   });
 
-export const openclawModelSchema = z.discriminatedUnion(
+export const modelChoiceSchema = z.discriminatedUnion(
   "provider",
   [
     z.strictObject({ provider: z.literal("openai"), model: modelId, apiKey: apiKeyRef }),
@@ -39,4 +39,4 @@ export const openclawModelSchema = z.discriminatedUnion(
   { error: 'expected provider "openai", "anthropic" or "openai-compatible"' },
 );
 
-export type OpenClawModelConfig = z.output<typeof openclawModelSchema>;
+export type ModelChoice = z.output<typeof modelChoiceSchema>;
