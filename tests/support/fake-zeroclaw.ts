@@ -90,7 +90,7 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
     send(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
   }
 
-  function webhook(req: IncomingMessage, url: URL, raw: string, res: ServerResponse): void {
+  function webhook(req: IncomingMessage, url: URL, raw: string, res: ServerResponse) {
     const auth = req.headers.authorization ?? "";
     const token = auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : "";
     if (!hashes.has(createHash("sha256").update(token).digest("hex"))) {
