@@ -9,7 +9,7 @@
  *   4. sleeps and wakes: stops the gateway, snapshots the root with tar + zstd, restores it
  *      under another path, starts again and shows the same conversation continues.
  *
- *   npx tsx scripts/openclaw/try-gateway.ts [--cache DIR] [--keep]
+ *   npx tsx scripts/openclaw/try-gateway.ts [--cache DIR] [--keep] [--idle SECONDS]
  * Default cache: $OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
  */
 import { execFile } from "node:child_process";
@@ -41,6 +41,9 @@ const cacheDir = args.includes("--cache")
   ? (args[args.indexOf("--cache") + 1] ?? "")
   : (process.env.OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
 const keep = args.includes("--keep");
+/** Seconds of idleness to watch for file writes after the second reply (in 30 s windows). */
+const idleSeconds = args.includes("--idle") ? Number(args[args.indexOf("--idle") + 1]) : 30;
+const IDLE_WINDOW_S = 30;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
@@ -151,12 +154,15 @@ async function main(): Promise<void> {
       JSON.stringify(second?.messages ?? []).includes("favourite colour is teal"),
       "the model received turn 1 together with turn 2 (same session)",
     );
-    const idleFrom = Date.now();
-    await new Promise((r) => setTimeout(r, 20_000));
-    const touched = await modifiedSince(root, idleFrom, [".local"]);
-    console.log(
-      `files written during 20 s idle after the reply: ${touched.length === 0 ? "none" : touched.join(", ")}`,
-    );
+    // What an idle gateway writes: ClawRun's activity tracker counts file writes as work.
+    for (let window = 0; window * IDLE_WINDOW_S < idleSeconds; window++) {
+      const from = Date.now();
+      await new Promise((r) => setTimeout(r, IDLE_WINDOW_S * 1000));
+      const touched = await modifiedSince(root, from, [".local"]);
+      console.log(
+        `idle ${window * IDLE_WINDOW_S}-${(window + 1) * IDLE_WINDOW_S} s after the reply, files written: ${touched.length === 0 ? "none" : touched.join(", ")}`,
+      );
+    }
     await gw.stop();
 
     // 4. sleep (snapshot) and wake (restore elsewhere)
