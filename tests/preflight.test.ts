@@ -23,7 +23,7 @@ describe("preflight (the first command's set-up)", () => {
     const run = preflight({ CLAWRUN_CONFIG: config, CLAWRUN_STATE_DIR: dir });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('sandbox.activeDuration: expected a positive integer, got "5m"');
-    expect(run.stderr).toContain('sandbox.provider: expected "local", got "aws"');
+    expect(run.stderr).toContain('sandbox.provider: expected "local" or "vercel", got "aws"');
     expect(run.stderr).toContain('unknown key "extra"');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

@@ -68,7 +68,7 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
   });
   const sandbox = await provider.create({ timeoutMs: 3_600_000, ports: [3000, 3001] });
   const now = Date.now();
-  await raw.compareAndSetState((await raw.getState())?.version ?? 0, {
+  await raw.state.compareAndSet((await raw.state.get())?.version ?? 0, {
     ...INITIAL_STATE,
     status: "running",
     since: now,

@@ -10,6 +10,11 @@ const ALL = {
   snapshot: "local provider snapshot/restore vs tar -czf/-xzf of 100 MB / 20,000 files",
   sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
+  "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
+  channels:
+    "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
+  "channels-slack-discord":
+    "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
 } as const;
 
 const picked = process.argv.slice(2);

@@ -59,14 +59,14 @@ async function measure(
   trips: () => number,
   commands: () => Promise<Map<string, number>>,
 ): Promise<Row> {
-  await store.compareAndSetState(0, initialState);
-  for (let i = 0; i < WARMUP; i++) await store.recordHeartbeat(heartbeat());
+  await store.state.compareAndSet(0, initialState);
+  for (let i = 0; i < WARMUP; i++) await store.heartbeats.record(heartbeat());
   const trips0 = trips();
   const commands0 = await commands();
   const latencies: number[] = [];
   for (let i = 0; i < HEARTBEATS; i++) {
     const t = performance.now();
-    const { fresh, state } = await store.recordHeartbeat(heartbeat());
+    const { fresh, state } = await store.heartbeats.record(heartbeat());
     latencies.push(performance.now() - t);
     if (!fresh || !state) throw new Error(`${label}: heartbeat not recorded`);
   }

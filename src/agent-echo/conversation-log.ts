@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -55,8 +56,27 @@ export class ConversationLog {
   }
 
   private file(conversation: string): string {
-    // Conversation names come from chat platforms: keep them to a safe file name.
-    const safe = conversation.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) || "_";
-    return join(this.dir, `${safe}.jsonl`);
+    return join(this.dir, `${conversationFileName(conversation)}.jsonl`);
   }
+}
+
+/**
+ * A file name for a conversation name from a chat platform, one-to-one: letters, digits, "-"
+ * and "_" stay (names already on disk keep their files), every other UTF-8 byte becomes %XX,
+ * so `team/alice`, `team_alice`, `日本` and `中国` all get files of their own. A name whose
+ * encoding would pass the file system's limit is cut and suffixed with a hash of the whole
+ * name ("~" cannot occur in an encoded name, so the two forms never meet).
+ */
+export function conversationFileName(conversation: string): string {
+  const encoded = [...Buffer.from(conversation, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9_-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
+  if (encoded.length === 0) return "%";
+  if (encoded.length <= 160) return encoded;
+  const hash = createHash("sha256").update(conversation).digest("hex").slice(0, 32);
+  return `${encoded.slice(0, 120)}~${hash}`;
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "../../tests/support/free-port";
 import { bundlePath } from "../server/bundles";
+import { conversationFileName } from "./conversation-log";
 
 const running: ChildProcess[] = [];
 afterEach(() => {
@@ -53,6 +54,32 @@ describe("echo agent (bundled, real process)", () => {
       .trim()
       .split("\n");
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(["m1", "m2", "m4"]);
+  });
+
+  it("keeps conversations apart whose names differ only in characters a file name cannot hold", async () => {
+    const url = await startEcho(mkdtempSync(join(tmpdir(), "echo-")));
+    const count = async (conversation: string, id: string) =>
+      (await (await send(url, { id, conversation, text: "hi" })).json()).count as number;
+    // Each pair used to share one file (and so one history and one count).
+    expect(await count("team/alice", "a1")).toBe(1);
+    expect(await count("team_alice", "b1")).toBe(1);
+    expect(await count("team/alice", "a2")).toBe(2);
+    expect(await count("日本", "j1")).toBe(1);
+    expect(await count("中国", "c1")).toBe(1);
+    expect(await count("..", "d1")).toBe(1);
+    expect(await count("x".repeat(256), "l1")).toBe(1);
+    expect(await count(`${"x".repeat(255)}y`, "l2")).toBe(1);
+  });
+
+  it("names conversation files one-to-one, keeping plain names as they were", () => {
+    expect(conversationFileName("alice")).toBe("alice");
+    expect(conversationFileName("team_alice-2")).toBe("team_alice-2");
+    expect(conversationFileName("team/alice")).toBe("team%2Falice");
+    expect(conversationFileName("%2F")).toBe("%252F");
+    expect(conversationFileName("日本")).not.toBe(conversationFileName("中国"));
+    const long = conversationFileName("é".repeat(256));
+    expect(long.length).toBeLessThanOrEqual(160);
+    expect(long).not.toBe(conversationFileName(`${"é".repeat(255)}e`));
   });
 
   it("counts a redelivered message id once", async () => {

@@ -14,8 +14,14 @@ export const LIFECYCLE = {
   extendByMs: 3 * 60_000,
   /** Native TTL = activeDuration × this (dead-man's switch, ~10 heartbeat cycles). */
   ttlMultiplier: 10,
-  /** The lifecycle lock expires by itself after this long if its holder dies. */
-  lockLeaseMs: 60_000,
+  /**
+   * The lifecycle lock expires by itself after this long if its holder dies. Better than the
+   * seed's 60 s on purpose: the holder renews it every third of the lease while it works, so a
+   * dead holder delays a wake by seconds, not a minute.
+   */
+  lockLeaseMs: 10_000,
+  /** A holder stops renewing after this long, so a hung operation cannot keep the instance. */
+  lockMaxHoldMs: 5 * 60_000,
   /** Health confirmation budget after starting the sidecar (seed: 15 retries × 1 s). */
   healthBudgetMs: 15_000,
   /** We poll inside that budget more often than the seed's 1 s to notice "healthy" sooner. */

@@ -221,9 +221,12 @@ function parseModuleEnv<T>(
   const problems: string[] = [];
   for (const issue of parsed.error.issues) {
     const name = String(issue.path[0] ?? "");
-    if (name && values[name] === undefined) {
+    // A module's own rule (a "custom" issue) says why the variable is needed; keep it.
+    const why = issue.code === "custom" ? ` (${issue.message})` : "";
+    if (!name) problems.push(`environment: ${issue.message}`);
+    else if (values[name] === undefined) {
       missing.push(name);
-      problems.push(`environment: ${name} is not set`);
+      problems.push(`environment: ${name} is not set${why}`);
     } else problems.push(`environment: ${name}: ${issue.message}`);
   }
   return { ok: false, missing: [...new Set(missing)], problems: [...new Set(problems)] };

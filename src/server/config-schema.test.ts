@@ -87,7 +87,7 @@ describe("clawrun.json rejects bad values with the key path", () => {
     ],
     [
       '{"sandbox":{"provider":"aws"}}',
-      'clawrun.json: sandbox.provider: expected "local", got "aws"',
+      'clawrun.json: sandbox.provider: expected "local" or "vercel", got "aws"',
     ],
     [
       '{"sandbox":{"networkPolicy":"none"}}',

@@ -95,7 +95,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     env,
     secrets: secrets.secrets,
     publicUrl: env.publicUrl,
-    store,
+    kv: store.kv,
     clock,
     logger,
   });

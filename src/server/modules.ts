@@ -10,7 +10,7 @@ import { MisconfiguredChannel } from "./channels/misconfigured-channel";
 import type { Channel, ChannelKv } from "./channels/types";
 import { findProvider } from "./providers";
 import type { SandboxProvider } from "./providers/types";
-import type { Store } from "./store/types";
+import type { KvStore } from "./store/types";
 
 /**
  * Builds the configured provider, agent and channels from their modules: each module parses
@@ -52,7 +52,7 @@ export interface ChannelBuildDeps {
   /** ClawRun's resolved secrets (generated locally): channels may declare them. */
   secrets: Record<string, string>;
   publicUrl: string;
-  store: Pick<Store, "kvGet" | "kvSet" | "kvDelete">;
+  kv: KvStore;
   clock: () => number;
   logger: Logger;
 }
@@ -79,7 +79,7 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
       module.create(config, {
         env: env.value,
         publicUrl: d.publicUrl,
-        kv: channelKv(d.store, module.name),
+        kv: channelKv(d.kv, module.name),
         clock: d.clock,
         logger: d.logger.child({ channel: module.name }),
       }),
@@ -89,12 +89,12 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
 }
 
 /** A channel's own key space in the store. */
-function channelKv(store: ChannelBuildDeps["store"], channel: string): ChannelKv {
+export function channelKv(store: KvStore, channel: string): ChannelKv {
   const key = (k: string) => `channel:${channel}:${k}`;
   return {
-    get: (k) => store.kvGet(key(k)),
-    set: (k, v, ttlMs) => store.kvSet(key(k), v, ttlMs),
-    delete: (k) => store.kvDelete(key(k)),
+    get: (k) => store.get(key(k)),
+    set: (k, v, ttlMs) => store.set(key(k), v, ttlMs),
+    delete: (k) => store.delete(key(k)),
   };
 }
 

@@ -44,7 +44,7 @@ async function expectError(res: Response, status: number, message: RegExp) {
 async function storedHeartbeat(sandboxId: string) {
   const store = new SqliteStore(join(server.stateDir, "store.db"), { instance: "clawrun" });
   try {
-    return await store.getHeartbeat(sandboxId);
+    return await store.heartbeats.get(sandboxId);
   } finally {
     await store.close();
   }

@@ -49,8 +49,12 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
   });
 
   it("marks a sandbox killed by its native TTL as sleeping and re-registers wake hooks", async () => {
-    // activeDuration 1 s → native TTL 10 s; with the parent down no heartbeat can extend it.
-    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 1 } } });
+    // activeDuration 1 s → native TTL 10 s (a 2 s extend buffer keeps the floor below that);
+    // with the parent down no heartbeat can extend it.
+    h = await lifecycleHarness({
+      config: { sandbox: { activeDuration: 1 } },
+      timings: { ttlBufferMs: 2_000 },
+    });
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
     await h.setParentUp(false);
     const snap = await h.manager.snapshotNow();
@@ -75,12 +79,14 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     });
     expect(h.hook.calls.at(-1)).toBe("register");
     expect((await events("status.sleeping"))[0]).toMatchObject({ level: "warn" });
-    expect((await h.store.listAwakeIntervals(0)).length).toBe(1);
+    expect((await h.store.awake.list(0)).length).toBe(1);
   });
 
   it("creates exactly one sandbox for 20 concurrent wakes from 20 server instances", async () => {
     h = await lifecycleHarness();
-    const managers = Array.from({ length: 20 }, () => h?.newManager());
+    const managers = await Promise.all(
+      Array.from({ length: 20 }, () => (h as LifecycleHarness).newManager()),
+    );
     const outcomes = await Promise.all(
       managers.map((m) => m?.wake({ reason: "concurrent", trigger: "message" })),
     );
@@ -124,15 +130,15 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
     // The job is due within 4 s, inside the 5 s lead time: the tick wakes the agent for it.
     expect((await h.manager.tick()).actions).toEqual(["wake"]);
     expect((await status())?.status).toBe("running");
-    const schedule = await h.store.getSchedule();
+    const schedule = await h.store.schedule.get();
     expect(schedule?.nextJob).toBe("ping");
     expect((await status())?.cronDueAt).toBe(schedule?.nextDueAt);
     await waitFor("the job to be due", async () => Date.now() >= (schedule?.nextDueAt ?? 0), 6_000);
     expect((await h.manager.tick()).actions).toEqual(["run-cron"]);
     const sandbox = await h.provider.get((await status())?.sandboxId as string);
-    const file = (await sandbox.readFile("conversations/cron_ping.jsonl"))?.toString() ?? "";
+    const file = (await sandbox.readFile("conversations/cron%3Aping.jsonl"))?.toString() ?? "";
     expect(JSON.parse(file.trim().split("\n")[0] as string)).toMatchObject({ text: "cron ping" });
-    expect((await h.store.getSchedule())?.lastRun.ping).toBe(schedule?.nextDueAt);
+    expect((await h.store.schedule.get())?.lastRun.ping).toBe(schedule?.nextDueAt);
 
     // Jobs the agent asks for (the echo agent reads cron.json) are learned while it is awake.
     await sandbox.writeFiles([
@@ -144,10 +150,10 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
       },
     ]);
     await h.manager.tick();
-    expect((await h.store.getSchedule())?.agentJobs).toEqual([
+    expect((await h.store.schedule.get())?.agentJobs).toEqual([
       { name: "own", schedule: "0 3 * * *", message: "nightly" },
     ]);
-    expect(Object.keys((await h.store.getSchedule())?.lastRun ?? {}).sort()).toEqual([
+    expect(Object.keys((await h.store.schedule.get())?.lastRun ?? {}).sort()).toEqual([
       "agent:own",
       "ping",
     ]);

@@ -1,8 +1,8 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CommandAgentConfig } from "../../src/server/agents/command";
 import { CommandAgent } from "../../src/server/agents/command/command-agent";
+import type { CommandAgentConfig } from "../../src/server/agents/command/config";
 import { parseClawrunConfig } from "../../src/server/config-schema";
 import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";
 import { waitFor } from "../support/free-port";

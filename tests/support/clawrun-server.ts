@@ -13,6 +13,8 @@ export interface ClawrunServer {
   port: number;
   stateDir: string;
   secrets: { clawrun: string; admin: string; cron: string; webhook: string };
+  /** ClawRun's own variables the server runs with (a CLI run with them sees the same deployment). */
+  env: Record<string, string>;
   /** Everything the server printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -38,25 +40,25 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
   const url = `http://127.0.0.1:${port}`;
   const secrets = { clawrun: rand(), admin: rand(), cron: rand(), webhook: rand() };
   let output = "";
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    CLAWRUN_STATE_DIR: stateDir,
+    CLAWRUN_CONFIG: configPath,
+    CLAWRUN_PUBLIC_URL: url,
+    CLAWRUN_SECRET: secrets.clawrun,
+    ADMIN_SECRET: secrets.admin,
+    CRON_SECRET: secrets.cron,
+    CLAWRUN_WEBHOOK_SECRET: secrets.webhook,
+    CLAWRUN_TIMINGS: JSON.stringify(opts.timings ?? {}),
+    LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
+    ...opts.env,
+  };
   const child: ChildProcess = spawn(
     process.execPath,
     ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
     {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-        CLAWRUN_STATE_DIR: stateDir,
-        CLAWRUN_CONFIG: configPath,
-        CLAWRUN_PUBLIC_URL: url,
-        CLAWRUN_SECRET: secrets.clawrun,
-        ADMIN_SECRET: secrets.admin,
-        CRON_SECRET: secrets.cron,
-        CLAWRUN_WEBHOOK_SECRET: secrets.webhook,
-        CLAWRUN_TIMINGS: JSON.stringify(opts.timings ?? {}),
-        LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
-        ...opts.env,
-      },
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -91,7 +93,7 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     await stop();
     throw new Error(`${(err as Error).message}\n${output}`);
   }
-  return { url, port, stateDir, secrets, output: () => output, stop };
+  return { url, port, stateDir, secrets, env, output: () => output, stop };
 }
 
 function rand(): string {

@@ -1,25 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { LIFECYCLE, type LifecycleTimings } from "../../src/config/constants";
-import type { ClawrunConfig } from "../../src/config/schema";
+import type { LifecycleTimings } from "../../src/config/constants";
 import type { SidecarTimings } from "../../src/protocol/sidecar-config";
-import { EchoAgent } from "../../src/server/agents/echo/echo-agent";
 import type { Agent } from "../../src/server/agents/types";
-import { parseClawrunConfig } from "../../src/server/config-schema";
-import type { AppContext } from "../../src/server/context";
+import { type AppContext, createAppContext } from "../../src/server/context";
 import type { LifecycleEvent } from "../../src/server/domain/events";
 import type { InstanceState } from "../../src/server/domain/instance-state";
 import type { WakeHook } from "../../src/server/domain/wake-hook";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
-import { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
-import { CountBasedRetention } from "../../src/server/sandbox/retention";
-import { SqliteStore } from "../../src/server/store/sqlite-store";
+import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
+import type { Store } from "../../src/server/store/types";
 import { freePort } from "./free-port";
 
 /** A wake hook that records calls, so tests can see hooks registered and torn down. */
@@ -35,12 +31,14 @@ export class RecordingHook implements WakeHook {
 }
 
 export interface LifecycleHarness {
+  /** The app as the server builds it (through the real composition root). */
+  ctx: AppContext;
   manager: SandboxLifecycleManager;
-  /** What another process needs to build an equivalent manager (see tests/fixtures). */
-  params: { stateDir: string; masterSecret: string; publicUrl: string; timings: LifecycleTimings };
-  /** Another manager on the same store file and state dir (a second server instance). */
-  newManager(): SandboxLifecycleManager;
-  store: SqliteStore;
+  /** What another process needs to build an equivalent app (see tests/fixtures). */
+  params: { source: Record<string, string> };
+  /** Another app on the same store file and state dir (a second server instance). */
+  newManager(): Promise<SandboxLifecycleManager>;
+  store: Store;
   provider: SandboxProvider;
   stateDir: string;
   hook: RecordingHook;
@@ -64,51 +62,48 @@ export interface HarnessOptions {
 }
 
 /**
- * The lifecycle with real parts and short timings: a real sqlite file, the real local
- * provider and echo agent, the real sidecar posting heartbeats to a real HTTP endpoint that
- * runs the production heartbeat handler — only the Next.js server around it is left out.
+ * The lifecycle with real parts and short timings, built by the real composition root: a
+ * real sqlite file, the real local provider and agent, the real sidecar posting heartbeats to
+ * a real HTTP endpoint that runs the production heartbeat handler — only the Next.js server
+ * around it is left out.
  */
 export async function lifecycleHarness(o: HarnessOptions = {}): Promise<LifecycleHarness> {
   const stateDir = mkdtempSync(join(tmpdir(), "clawrun-lifecycle-"));
   const logger = pino({ level: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "silent" });
-  const config: ClawrunConfig = parseClawrunConfig(o.config ?? {});
-  const timings: LifecycleTimings = { ...LIFECYCLE, heartbeatIntervalMs: 300, ...o.timings };
-  const masterSecret = randomBytes(24).toString("hex");
-  const stores: SqliteStore[] = [];
-  const openStore = () => {
-    const s = new SqliteStore(join(stateDir, "store.db"), { instance: config.instance.name });
-    stores.push(s);
-    return s;
-  };
-  const baseProvider = new LocalProvider({ stateDir, logger });
-  const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
-  const hook = new RecordingHook();
+  const configPath = join(stateDir, "clawrun.json");
+  writeFileSync(configPath, JSON.stringify(o.config ?? {}));
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
-  const agent = o.agent ?? new EchoAgent();
-  const newManager = () =>
-    new SandboxLifecycleManager({
-      store: openStore(),
-      provider,
-      agent,
-      hooks: [hook],
-      retention: new CountBasedRetention(timings.snapshotsKept),
+  const secret = () => randomBytes(24).toString("hex");
+  const source: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    CLAWRUN_STATE_DIR: stateDir,
+    CLAWRUN_CONFIG: configPath,
+    CLAWRUN_PUBLIC_URL: publicUrl,
+    CLAWRUN_LOCAL_TICK: "0",
+    CLAWRUN_SECRET: secret(),
+    ADMIN_SECRET: secret(),
+    CRON_SECRET: secret(),
+    CLAWRUN_WEBHOOK_SECRET: secret(),
+    CLAWRUN_TIMINGS: JSON.stringify({ heartbeatIntervalMs: 300, ...o.timings }),
+  };
+  const hook = new RecordingHook();
+  const contexts: AppContext[] = [];
+  const build = async () => {
+    const c = await createAppContext({
+      source,
       logger,
-      config,
-      timings,
-      masterSecret,
-      publicUrl,
-      clock: Date.now,
-      channels: new Map(),
+      hooks: [hook],
+      agent: o.agent,
+      wrapProvider: o.wrapProvider,
       sidecarTimings: o.sidecarTimings,
     });
-  const manager = newManager();
-  const store = stores[0] as SqliteStore;
-  const ctx = {
-    secrets: { secrets: { CLAWRUN_SECRET: masterSecret } },
-    manager,
-    logger,
-  } as unknown as AppContext;
+    contexts.push(c);
+    return c;
+  };
+  const ctx = await build();
+  const { manager, store, provider } = ctx;
+  const baseProvider = new LocalProvider({ stateDir, logger });
   const heartbeats: LifecycleHarness["heartbeats"] = [];
   const followUps = new Set<Promise<void>>();
 
@@ -144,11 +139,12 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
   await listen();
 
   return {
+    ctx,
     manager,
-    params: { stateDir, masterSecret, publicUrl, timings },
-    newManager,
+    params: { source },
+    newManager: async () => (await build()).manager,
     status: async () => (await manager.getState()).value,
-    events: async (type) => (await store.listEvents(500)).filter((e) => e.type === type),
+    events: async (type) => (await store.events.list(500)).filter((e) => e.type === type),
     store,
     provider,
     stateDir,
@@ -166,7 +162,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       await Promise.allSettled([...followUps]);
       for (const s of await baseProvider.list())
         await (await baseProvider.get(s.id)).stop().catch(() => undefined);
-      for (const s of stores) await s.close();
+      for (const c of contexts) await c.close();
       rmSync(stateDir, { recursive: true, force: true });
     },
   };

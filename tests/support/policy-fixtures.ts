@@ -13,6 +13,9 @@ export const SEED_SETTINGS: PolicySettings = {
   ttlBufferMs: 5 * MIN,
   extendByMs: 3 * MIN,
   failedWakeCooldownMs: 5 * MIN,
+  heartbeatIntervalMs: MIN,
+  ttlMultiplier: 10,
+  maxLifetimeMs: null,
 };
 
 /** A state with sandbox `sbx_1` started `ageMin` minutes ago and `ttlLeftMin` minutes of TTL left. */

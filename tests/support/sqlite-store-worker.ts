@@ -17,15 +17,15 @@ async function main(): Promise<void> {
   let conflicts = 0;
   for (let i = 0; i < Number(countText); i++) {
     for (;;) {
-      const current = await store.getState();
+      const current = await store.state.get();
       if (!current) throw new Error("state must be initialised by the parent");
       const next = { ...current.value, since: current.value.since + 1 };
-      if ((await store.compareAndSetState(current.version, next)).ok) break;
+      if ((await store.state.compareAndSet(current.version, next)).ok) break;
       conflicts++;
     }
   }
-  const lock = await store.acquireLock("race", `pid-${process.pid}`, 60_000);
-  const { duplicate } = await store.enqueue({
+  const lock = await store.locks.acquire("race", `pid-${process.pid}`, 60_000);
+  const { duplicate } = await store.inbox.enqueue({
     id: "shared",
     channel: "test",
     conversation: "c",

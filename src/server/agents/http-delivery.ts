@@ -1,5 +1,5 @@
 import { type AgentMessage, agentReplySchema } from "../../protocol/agent-message";
-import { AgentDeliveryError, type DeliveryResult } from "./types";
+import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "./types";
 
 /** POSTs a message to a daemon over HTTP, in JSON or plain text, and reads its reply. */
 export async function deliverOverHttp(
@@ -30,7 +30,11 @@ export async function deliverOverHttp(
   try {
     res = await fetch(url, init);
   } catch (err) {
-    throw new AgentDeliveryError(`agent unreachable at ${url}: ${(err as Error).message}`, null);
+    // A daemon that accepted the message and then hangs counts against the message (bounded
+    // retries, then a dead letter); one that nobody answers for is a lifecycle matter.
+    if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"))
+      throw new AgentDeliveryError(`agent did not answer in time at ${url}`, null);
+    throw new AgentUnreachableError(`agent unreachable at ${url}: ${(err as Error).message}`, err);
   }
   const text = await res.text();
   if (!res.ok)

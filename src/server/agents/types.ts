@@ -33,7 +33,18 @@ export interface Agent {
   cronJobs?(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]>;
 }
 
-/** The daemon answered and refused (or answered something unusable). */
+/**
+ * Nothing answered at the daemon's address (connection refused or reset): a lifecycle fact
+ * about the sandbox, not a verdict on the message, so it never counts as a delivery attempt.
+ */
+export class AgentUnreachableError extends ClawrunError {
+  static override readonly errorName = "AgentUnreachableError";
+  constructor(message: string, cause?: unknown) {
+    super("agent_unreachable", message, { status: 503, cause });
+  }
+}
+
+/** The daemon answered and refused (or answered something unusable), or did not answer in time. */
 export class AgentDeliveryError extends ClawrunError {
   static override readonly errorName = "AgentDeliveryError";
   constructor(

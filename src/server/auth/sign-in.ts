@@ -30,7 +30,7 @@ export async function signIn(request: Request, ctx: AppContext): Promise<Respons
   );
   if (!origin.ok) return jsonError(403, "forbidden_origin", origin.reason);
   const key = `signin-failures:${clientId(request.headers, ctx.env.onVercel)}`;
-  const failures = await ctx.store.readHits(key);
+  const failures = await ctx.store.counters.read(key);
   if (failures >= SIGN_IN_LIMIT.failures) return tooMany(failures);
 
   let json: unknown;
@@ -43,7 +43,7 @@ export async function signIn(request: Request, ctx: AppContext): Promise<Respons
   if (!body.success) return jsonError(400, "invalid_body", "secret: expected a non-empty string");
 
   if (!secretEquals(body.data.secret, ctx.secrets.secrets.ADMIN_SECRET)) {
-    const { count } = await ctx.store.hit(key, SIGN_IN_LIMIT.windowMs);
+    const { count } = await ctx.store.counters.hit(key, SIGN_IN_LIMIT.windowMs);
     ctx.logger.warn(
       { client: clientId(request.headers, ctx.env.onVercel), failures: count },
       "failed operator sign-in",

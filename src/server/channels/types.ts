@@ -42,6 +42,12 @@ export interface ChannelResponse {
 export type Inbound =
   /** A message to queue. ClawRun acknowledges it (see Channel.acknowledge) once it is stored. */
   | { kind: "message"; message: ChannelMessage }
+  /**
+   * Several messages in one request (WhatsApp batches them): stored in order, acknowledged
+   * once all are stored. `after` runs once the answer is sent (e.g. refusals for the parts
+   * of the batch that are not messages the agent can read).
+   */
+  | { kind: "batch"; messages: ChannelMessage[]; after?: () => Promise<void> }
   /** Answer directly and store nothing (a URL-verification challenge, a PING, a hub challenge). */
   | { kind: "respond"; response: ChannelResponse }
   /**
@@ -54,6 +60,7 @@ export type Inbound =
 /** How a stored message ended up, for the acknowledgement the platform gets. */
 export type AckOutcome =
   | { kind: "queued"; id: string }
+  /** Every message of the request was stored before (a platform retry). */
   | { kind: "duplicate"; id: string }
   /** Delivered while the platform waited (only channels with `replyInline`). */
   | { kind: "delivered"; id: string; reply: string; details: Record<string, unknown> };
@@ -75,6 +82,15 @@ export interface SendResult {
 /** A typing indicator or "waking up" notice shown while the agent wakes; stop() ends it. */
 export interface WaitingIndicator {
   stop(): Promise<void>;
+}
+
+/** What ClawRun knows when it shows the waiting indicator. */
+export interface WakingContext {
+  /**
+   * The agent was not running just after the message was acknowledged, so a wake is coming (false: it
+   * runs and will answer shortly; a "waking up" notice would be wrong).
+   */
+  waking: boolean;
 }
 
 /** What the setup checklist and the dashboard show for a channel. */
@@ -105,8 +121,12 @@ export interface Channel {
    * asked to slow down (429), `permanent` when retrying cannot help.
    */
   send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult>;
-  /** Shown to the sender while the agent wakes (typing indicator); optional. */
-  whileWaking?(to: ReplyTarget): WaitingIndicator;
+  /**
+   * Shown to the sender from the acknowledgement until the message is delivered and its
+   * reply sent (typing indicator, "waking up" notice); optional. Repeat it inside if the
+   * platform's indicator expires.
+   */
+  whileWaking?(to: ReplyTarget, ctx: WakingContext): WaitingIndicator;
   /** Points the platform at this deployment (Telegram setWebhook, Discord command); optional. */
   register?(signal: AbortSignal): Promise<{ ok: boolean; detail: string }>;
   status(signal: AbortSignal): Promise<ChannelStatus>;

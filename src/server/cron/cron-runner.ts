@@ -26,7 +26,7 @@ export const EMPTY_SCHEDULE: Schedule = {
  * cron extend reason reads it without another round trip).
  */
 export async function refreshSchedule(
-  store: Store,
+  store: Pick<Store, "schedule" | "inbox">,
   cell: StateCell,
   cur: Versioned<InstanceState>,
   configJobs: readonly CronJob[],
@@ -38,7 +38,7 @@ export async function refreshSchedule(
   cur: Versioned<InstanceState>;
   dueAt: number | null;
 }> {
-  const stored = (await store.getSchedule()) ?? EMPTY_SCHEDULE;
+  const stored = (await store.schedule.get()) ?? EMPTY_SCHEDULE;
   const agentJobs = reportedJobs ?? stored.agentJobs;
   const view = viewSchedule(allJobs(configJobs, agentJobs), stored.lastRun, now);
   const schedule: Schedule = {
@@ -47,7 +47,7 @@ export async function refreshSchedule(
     lastRun: view.lastRun,
     agentJobs,
   };
-  if (JSON.stringify(schedule) !== JSON.stringify(stored)) await store.setSchedule(schedule);
+  if (JSON.stringify(schedule) !== JSON.stringify(stored)) await store.schedule.set(schedule);
   const dueAt =
     view.due.length > 0 ? Math.min(...view.due.map((d) => d.dueAt)) : schedule.nextDueAt;
   if (cur.value.cronDueAt !== schedule.nextDueAt)
@@ -57,7 +57,7 @@ export async function refreshSchedule(
 
 /** Queues each due job's message (deduped per occurrence) and records it as run. */
 export async function enqueueDueJobs(
-  store: Store,
+  store: Pick<Store, "schedule" | "inbox">,
   view: ScheduleView,
   schedule: Schedule,
   now: number,
@@ -65,7 +65,7 @@ export async function enqueueDueJobs(
   const queued: string[] = [];
   const lastRun = { ...schedule.lastRun };
   for (const { job, dueAt } of view.due) {
-    await store.enqueue({
+    await store.inbox.enqueue({
       id: `cron:${job.name}:${dueAt}`,
       channel: "cron",
       conversation: job.conversation ?? `cron:${job.name}`,
@@ -76,6 +76,6 @@ export async function enqueueDueJobs(
     lastRun[job.name] = dueAt;
     queued.push(job.name);
   }
-  if (queued.length > 0) await store.setSchedule({ ...schedule, lastRun });
+  if (queued.length > 0) await store.schedule.set({ ...schedule, lastRun });
   return queued;
 }

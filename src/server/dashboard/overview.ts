@@ -30,15 +30,19 @@ export interface Overview {
 export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<Overview> {
   const state = (await ctx.manager.getState()).value;
   const [heartbeat, inbox, schedule, intervals, sidecar] = await Promise.all([
-    state.sandboxId ? ctx.store.getHeartbeat(state.sandboxId) : Promise.resolve(null),
-    ctx.store.countInbox(),
-    ctx.store.getSchedule(),
-    ctx.store.listAwakeIntervals(now - 30 * DAY),
+    state.sandboxId ? ctx.store.heartbeats.get(state.sandboxId) : Promise.resolve(null),
+    ctx.store.inbox.count(),
+    ctx.store.schedule.get(),
+    ctx.store.awake.list(now - 30 * DAY),
     state.sandboxId && (state.status === "running" || state.status === "starting")
       ? sidecarHealth(ctx, state.sandboxId)
       : null,
   ]);
-  const settings = policySettings({ config: ctx.config.config, timings: ctx.timings });
+  const settings = policySettings({
+    config: ctx.config.config,
+    timings: ctx.timings,
+    provider: ctx.provider,
+  });
   const forecast =
     state.status === "running" && heartbeat
       ? sleepForecast(

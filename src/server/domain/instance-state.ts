@@ -41,6 +41,12 @@ export const instanceStateSchema = z.object({
   lastExtend: z.object({ at: epochMs, reason: extendReasonSchema }).nullable(),
   /** When the next cron job is due: the heartbeat's cron extend reason reads it from here. */
   cronDueAt: epochMs.nullable().default(null),
+  /**
+   * Set when a sandbox died before ClawRun captured its latest files and no snapshot holds an
+   * earlier copy: nothing may start an empty agent in its place except an operator's
+   * "start fresh" (docs/lifecycle.md, "When state is lost").
+   */
+  lost: z.object({ at: epochMs, sandboxId: z.string() }).nullable().default(null),
 });
 export type InstanceState = z.infer<typeof instanceStateSchema>;
 

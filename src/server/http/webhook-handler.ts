@@ -1,5 +1,11 @@
 import { NextResponse } from "next/server";
-import type { ChannelResponse, Inbound } from "../channels/types";
+import type {
+  Channel,
+  ChannelMessage,
+  ChannelResponse,
+  Inbound,
+  ReplyTarget,
+} from "../channels/types";
 import type { AppContext } from "../context";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";
@@ -42,8 +48,10 @@ export async function handleWebhookRequest(
     return { response: toResponse(inbound.response), followUp: inbound.after ?? null };
   }
 
+  if (inbound.kind === "batch") return storeBatch(ctx, channel, inbound, now);
+
   const msg = inbound.message;
-  const stored = await ctx.store.enqueue({ ...msg, channel: channel.name, receivedAt: now });
+  const stored = await ctx.store.inbox.enqueue({ ...msg, channel: channel.name, receivedAt: now });
   if (stored.duplicate) return toResponse(channel.acknowledge({ kind: "duplicate", id: msg.id }));
 
   const manager = ctx.manager;
@@ -54,21 +62,67 @@ export async function handleWebhookRequest(
       return toResponse(channel.acknowledge({ kind: "delivered", id: msg.id, reply, details }));
     }
   }
-  const target = { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
   return {
     response: toResponse(channel.acknowledge({ kind: "queued", id: msg.id })),
+    followUp: () => wakeWhileWaiting(ctx, channel, [replyTarget(msg)]),
+  };
+}
+
+/** Stores a batch in order; acknowledged as a duplicate only when every message was seen before. */
+async function storeBatch(
+  ctx: AppContext,
+  channel: Channel,
+  batch: Extract<Inbound, { kind: "batch" }>,
+  now: number,
+): Promise<RouteResult> {
+  const fresh: ReplyTarget[] = [];
+  for (const msg of batch.messages) {
+    const stored = await ctx.store.inbox.enqueue({
+      ...msg,
+      channel: channel.name,
+      receivedAt: now,
+    });
+    if (!stored.duplicate) fresh.push(replyTarget(msg));
+  }
+  const id = fresh[0]?.messageId ?? batch.messages[0]?.id ?? "";
+  const allSeen = fresh.length === 0 && batch.messages.length > 0;
+  return {
+    response: toResponse(channel.acknowledge({ kind: allSeen ? "duplicate" : "queued", id })),
     followUp: async () => {
-      const waiting = channel.whileWaking?.(target);
-      try {
-        await manager.wakeAndDeliver({
-          reason: `message from ${channel.name}`,
-          trigger: "message",
-        });
-      } finally {
-        await waiting?.stop();
-      }
+      await batch.after?.();
+      if (fresh.length > 0) await wakeWhileWaiting(ctx, channel, fresh);
     },
   };
+}
+
+/** Wakes the agent and delivers, showing the channel's waiting indicator meanwhile. */
+async function wakeWhileWaiting(
+  ctx: AppContext,
+  channel: Channel,
+  targets: ReplyTarget[],
+): Promise<void> {
+  // A store that cannot answer here will fail the wake too; assume a wake is coming.
+  const waking = channel.whileWaking
+    ? await ctx.manager.getState().then(
+        (s) => s.value.status !== "running",
+        () => true,
+      )
+    : true;
+  const waiting = channel.whileWaking
+    ? targets.map((t) => channel.whileWaking?.(t, { waking }))
+    : [];
+  try {
+    await ctx.manager.wakeAndDeliver({
+      reason: `message from ${channel.name}`,
+      trigger: "message",
+    });
+  } finally {
+    await Promise.all(waiting.map((w) => w?.stop()));
+  }
+}
+
+function replyTarget(msg: ChannelMessage): ReplyTarget {
+  return { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
 }
 
 function toResponse(r: ChannelResponse): Response {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Agent, DeliveryResult } from "../agents/types";
+import { type Agent, AgentUnreachableError, type DeliveryResult } from "../agents/types";
 import type { Channel } from "../channels/types";
 import type { InboxMessage } from "../domain/inbox-message";
 import type { SandboxProvider } from "../providers/types";
@@ -11,7 +11,7 @@ export const CLAIM_MARGIN_MS = 5_000;
 const BATCH = 10;
 
 export interface DrainDeps {
-  store: Store;
+  store: Pick<Store, "state" | "inbox" | "events">;
   provider: SandboxProvider;
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
@@ -34,6 +34,11 @@ export interface DrainResult {
   inline: { ok: true; result: DeliveryResult } | { ok: false; error: string } | null;
   /** Why draining stopped early (e.g. the instance is not running). */
   halted: string | null;
+  /**
+   * Nothing answered at the agent's address: the messages were given back without counting an
+   * attempt, and the caller must check whether the agent is still alive.
+   */
+  unreachable: boolean;
 }
 
 /**
@@ -42,32 +47,46 @@ export interface DrainResult {
  * whose state is being captured. A failure blocks the rest of its conversation for this pass.
  */
 export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise<DrainResult> {
-  const r: DrainResult = { delivered: 0, retried: 0, dead: 0, inline: null, halted: null };
+  const r: DrainResult = {
+    delivered: 0,
+    retried: 0,
+    dead: 0,
+    inline: null,
+    halted: null,
+    unreachable: false,
+  };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
   const visibilityMs = d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
-  let baseUrl: string | null = null;
+  let target: { baseUrl: string; sandboxId: string } | null = null;
 
   for (;;) {
-    const batch = await d.store.claim(d.clock(), visibilityMs, BATCH);
+    const batch = await d.store.inbox.claim(d.clock(), visibilityMs, BATCH);
     if (batch.length === 0) {
       if (r.inline || !(await waitForNextDue(d, deadline))) break;
       continue;
     }
-    const state = (await d.store.getState())?.value;
+    const state = (await d.store.state.get())?.value;
     if (state?.status !== "running" || !state.sandboxId) {
-      await Promise.all(batch.map((m) => d.store.release(m.id)));
+      await Promise.all(batch.map((m) => d.store.inbox.release(m.id)));
       r.halted = `instance is ${state?.status ?? "uninitialized"}`;
       break;
     }
-    baseUrl ??= (await d.provider.get(state.sandboxId)).domain(d.agent.daemon().port);
+    target ??= {
+      baseUrl: (await d.provider.get(state.sandboxId)).domain(d.agent.daemon().port),
+      sandboxId: state.sandboxId,
+    };
     const blocked = new Set<string>();
     for (const msg of batch) {
-      if (blocked.has(msg.conversation)) {
-        await d.store.release(msg.id);
+      if (blocked.has(msg.conversation) || r.unreachable) {
+        await d.store.inbox.release(msg.id);
         continue;
       }
-      const ok = await deliverOne(d, baseUrl, msg, opts, r);
+      const ok = await deliverOne(d, target, msg, opts, r);
       if (!ok) blocked.add(msg.conversation);
+    }
+    if (r.unreachable) {
+      r.halted = "the agent is unreachable";
+      break;
     }
     if (opts.inlineId && r.inline && !opts.waitForRetriesMs) break;
   }
@@ -76,7 +95,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
 
 async function deliverOne(
   d: DrainDeps,
-  baseUrl: string,
+  target: { baseUrl: string; sandboxId: string },
   msg: InboxMessage,
   opts: DrainOptions,
   r: DrainResult,
@@ -84,19 +103,24 @@ async function deliverOne(
   const isInline = msg.id === opts.inlineId;
   try {
     const result = await d.agent.deliver(
-      baseUrl,
+      target.baseUrl,
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
-    await d.store.ack(msg.id);
+    await d.store.inbox.ack(msg.id);
     r.delivered++;
     if (isInline) r.inline = { ok: true, result };
-    else await sendReply(d, msg, result);
+    else await sendReply(d, target.sandboxId, msg, result);
     return true;
   } catch (err) {
+    if (err instanceof AgentUnreachableError) {
+      await d.store.inbox.release(msg.id);
+      r.unreachable = true;
+      return false;
+    }
     const error = err instanceof Error ? err.message : String(err);
     const attempts = msg.attempts + 1;
-    const outcome = await d.store.fail(msg.id, error, {
+    const outcome = await d.store.inbox.fail(msg.id, error, {
       maxAttempts: d.timings.deliveryMaxAttempts,
       retryAt: d.clock() + retryDelayMs(attempts, d.timings.deliveryRetryBaseMs),
     });
@@ -105,6 +129,7 @@ async function deliverOne(
       if (isInline) r.inline = { ok: false, error };
       await event(
         d,
+        target.sandboxId,
         msg,
         "inbox.dead-letter",
         "error",
@@ -114,6 +139,7 @@ async function deliverOne(
       r.retried++;
       await event(
         d,
+        target.sandboxId,
         msg,
         "delivery.retry",
         "warn",
@@ -124,20 +150,40 @@ async function deliverOne(
   }
 }
 
-async function sendReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult): Promise<void> {
+async function sendReply(
+  d: DrainDeps,
+  sandboxId: string,
+  msg: InboxMessage,
+  result: DeliveryResult,
+): Promise<void> {
   const channel = d.channels.get(msg.channel);
   try {
     const target = { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
     const sent = channel
       ? await channel.send(target, result.reply, AbortSignal.timeout(30_000))
       : { sent: false, detail: `no reply channel for "${msg.channel}"` };
-    await event(d, msg, "message.replied", "info", `reply to ${msg.id}: ${sent.detail}`, {
-      sent: sent.sent,
-      reply: result.reply.slice(0, 500),
-    });
+    await event(
+      d,
+      sandboxId,
+      msg,
+      "message.replied",
+      "info",
+      `reply to ${msg.id}: ${sent.detail}`,
+      {
+        sent: sent.sent,
+        reply: result.reply.slice(0, 500),
+      },
+    );
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await event(d, msg, "reply.failed", "warn", `reply to ${msg.id} could not be sent: ${error}`);
+    await event(
+      d,
+      sandboxId,
+      msg,
+      "reply.failed",
+      "warn",
+      `reply to ${msg.id} could not be sent: ${error}`,
+    );
   }
 }
 
@@ -145,7 +191,7 @@ async function sendReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult
 async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> {
   const now = d.clock();
   if (now >= deadline) return false;
-  const pending = await d.store.listPending(100);
+  const pending = await d.store.inbox.listPending(100);
   const times = pending
     .map((m) => Math.max(m.notBefore, m.claimedUntil))
     .filter((t) => t <= deadline);
@@ -156,6 +202,7 @@ async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> 
 
 async function event(
   d: DrainDeps,
+  sandboxId: string,
   msg: InboxMessage,
   type: string,
   level: "info" | "warn" | "error",
@@ -163,11 +210,11 @@ async function event(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   d.logger[level]({ type, messageId: msg.id, channel: msg.channel }, message);
-  await d.store.appendEvent({
+  await d.store.events.append({
     at: d.clock(),
     type,
     level,
-    sandboxId: null,
+    sandboxId,
     message,
     details: {
       messageId: msg.id,

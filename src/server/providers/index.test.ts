@@ -30,12 +30,13 @@ describe("provider list", () => {
   });
 
   it("names the built-in providers when clawrun.json asks for an unknown one", () => {
-    const names = PROVIDERS.map((p) => `"${p.name}"`).join(", ");
+    const q = PROVIDERS.map((p) => `"${p.name}"`);
+    const names = q.length > 1 ? `${q.slice(0, -1).join(", ")} or ${q.at(-1)}` : q[0];
     expect(() => parseConfigText(JSON.stringify({ sandbox: { provider: "nope" } }))).toThrow(
       ConfigError,
     );
     expect(() => parseConfigText(JSON.stringify({ sandbox: { provider: "nope" } }))).toThrow(
-      `sandbox.provider: expected one of ${names}`,
+      `sandbox.provider: expected ${names}, got "nope"`,
     );
   });
 

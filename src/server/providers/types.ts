@@ -79,6 +79,8 @@ export interface ManagedSandbox {
   updateNetworkPolicy(policy: NetworkPolicy, signal?: AbortSignal): Promise<void>;
   /** port: URL that reaches `port` inside the sandbox from the ClawRun server. */
   domain(port: number): string;
+  /** Addition, optional: usage as of the provider's last answer (providers that bill by use). */
+  readonly usage?: SandboxUsage;
 }
 
 export interface CreateSandboxOptions {
@@ -115,6 +117,18 @@ export interface SnapshotInfo {
   createdAt: number;
   sourceSandboxId: string;
   sizeBytes: number;
+  /** Addition: when the provider deletes it on its own (epoch ms); null = never, absent = unknown. */
+  expiresAt?: number | null;
+}
+
+/** Addition: what a sandbox has consumed so far, as far as its provider reports it (cost on the dashboard). */
+export interface SandboxUsage {
+  /** CPU time actually used, summed over the sandbox's sessions; null when not reported. */
+  activeCpuMs: number | null;
+  /** Wall-clock time its sessions ran. */
+  wallMs: number | null;
+  ingressBytes: number | null;
+  egressBytes: number | null;
 }
 
 /**
@@ -166,8 +180,12 @@ export interface SandboxProvider {
 
 export class SandboxNotFoundError extends ClawrunError {
   static override readonly errorName = "SandboxNotFoundError";
-  constructor(readonly sandboxId: string) {
-    super("sandbox_not_found", `sandbox "${sandboxId}" does not exist`, { status: 404 });
+  /** `detail` replaces the default message (e.g. "its saved state expired"). */
+  constructor(
+    readonly sandboxId: string,
+    detail?: string,
+  ) {
+    super("sandbox_not_found", detail ?? `sandbox "${sandboxId}" does not exist`, { status: 404 });
   }
 }
 

@@ -11,7 +11,8 @@ import type { RetentionPolicy } from "./retention";
 
 /** Everything the lifecycle works through: ports only, built by the composition root. */
 export interface LifecycleDeps {
-  store: Store;
+  /** Every port but counters: the lifecycle reads and writes state, events, heartbeats, inbox, schedule. */
+  store: Omit<Store, "counters">;
   provider: SandboxProvider;
   agent: Agent;
   hooks: readonly WakeHook[];
@@ -31,6 +32,7 @@ export interface LifecycleDeps {
 export function policySettings(d: {
   config: ClawrunConfig;
   timings: LifecycleTimings;
+  provider: Pick<SandboxProvider, "capabilities">;
 }): PolicySettings {
   const s = d.config.sandbox;
   return {
@@ -40,6 +42,9 @@ export function policySettings(d: {
     ttlBufferMs: d.timings.ttlBufferMs,
     extendByMs: d.timings.extendByMs,
     failedWakeCooldownMs: d.timings.failedWakeCooldownMs,
+    heartbeatIntervalMs: d.timings.heartbeatIntervalMs,
+    ttlMultiplier: d.timings.ttlMultiplier,
+    maxLifetimeMs: d.provider.capabilities.maxLifetimeMs,
   };
 }
 
@@ -55,7 +60,7 @@ export async function recordEvent(
 ): Promise<void> {
   const level = e.level ?? "info";
   d.logger[level]({ type: e.type, sandboxId: e.sandboxId, ...e.details }, e.message);
-  await d.store.appendEvent({
+  await d.store.events.append({
     at: d.clock(),
     type: e.type,
     level,

@@ -28,7 +28,7 @@ export async function handleHeartbeat(
   sentAt: number,
 ): Promise<HeartbeatOutcome> {
   const now = d.clock();
-  const { fresh, state, previous } = await d.store.recordHeartbeat({
+  const { fresh, state, previous } = await d.store.heartbeats.record({
     ...hb,
     sentAt,
     receivedAt: now,
@@ -67,7 +67,7 @@ export async function handleHeartbeat(
           sandboxId: hb.sandboxId,
           message: `stopped sandbox ${hb.sandboxId}: ${decision.reason}`,
         });
-        await stopQuietly(d, hb.sandboxId);
+        await stopQuietly(d, await d.provider.get(hb.sandboxId).catch(() => null));
       });
     case "stop-failed":
       return answer("stop", () => ops.stopFailed(decision.reason, hb.sandboxId));

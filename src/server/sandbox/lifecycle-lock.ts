@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ClawrunError } from "../../protocol/clawrun-error";
-import type { LockGrant, Store } from "../store/types";
+import type { LockGrant, LockStore } from "../store/types";
 
 /**
  * The instance's lifecycle lock (DESIGN invariant 2). The lease expires by itself if the
@@ -34,12 +34,12 @@ export interface LockSettings {
 
 /** Runs `fn` under the lock, or returns `{ acquired: false }` at once when it is held elsewhere. */
 export async function withLifecycleLock<T>(
-  store: Store,
+  locks: LockStore,
   settings: LockSettings,
   fn: (lock: HeldLock) => Promise<T>,
 ): Promise<{ acquired: true; value: T } | { acquired: false }> {
   const owner = randomUUID();
-  const grant = await store.acquireLock(LIFECYCLE_LOCK, owner, settings.leaseMs);
+  const grant = await locks.acquire(LIFECYCLE_LOCK, owner, settings.leaseMs);
   if (!grant) return { acquired: false };
 
   let lost = false;
@@ -47,7 +47,7 @@ export async function withLifecycleLock<T>(
   const maxHoldMs = settings.maxHoldMs ?? 10 * settings.leaseMs;
   const renew = async () => {
     if (lost) return;
-    const ok = await store.renewLock(LIFECYCLE_LOCK, owner, settings.leaseMs).catch(() => false);
+    const ok = await locks.renew(LIFECYCLE_LOCK, owner, settings.leaseMs).catch(() => false);
     if (!ok) lost = true;
   };
   const timer = setInterval(
@@ -69,6 +69,6 @@ export async function withLifecycleLock<T>(
     return { acquired: true, value: await fn(lock) };
   } finally {
     clearInterval(timer);
-    await store.releaseLock(LIFECYCLE_LOCK, owner).catch(() => false);
+    await locks.release(LIFECYCLE_LOCK, owner).catch(() => false);
   }
 }

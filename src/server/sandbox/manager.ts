@@ -4,13 +4,16 @@ import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
-import { withLifecycleLock } from "./lifecycle-lock";
+import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { mayAutoWake } from "./policy";
-import { reconcile, repairStuck, type TickReport } from "./reconcile";
+import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
+import { restAfterDeath } from "./rest-after-death";
+import { sidecarAnswers } from "./sidecar-probe";
 import { applyRetention, type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
+import { sandboxAlive } from "./tick-policy";
 
 /** After a wake, keep delivering through retry back-offs for this long; the tick covers the rest. */
 const RETRY_WINDOW_MS = 60_000;
@@ -71,43 +74,39 @@ export class SandboxLifecycleManager {
       };
     }
     while (Date.now() - began < waitLimit) {
-      const attempt = await withLifecycleLock(
-        this.d.store,
-        { leaseMs: this.d.timings.lockLeaseMs },
-        async (lock) => {
-          let now = await this.cell.read();
-          if (
-            now.value.status === "running" &&
-            now.value.sandboxId &&
-            !req.fresh &&
-            !req.snapshotId
-          ) {
-            return { status: "already-running", sandboxId: now.value.sandboxId } as const;
-          }
-          if (TRANSITIONAL.has(now.value.status)) {
-            // We hold the lock, so whoever set this status died mid-way: repair first.
-            await repairStuck(this.d, this.cell);
-            now = await this.cell.read();
-          }
-          if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
-            return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
-          }
-          if (now.value.status === "running" && now.value.sandboxId) {
-            // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
-            const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
-            if (slept.status !== "sleeping")
-              return {
-                status: "failed",
-                error: `could not stop the running sandbox first: ${"error" in slept ? slept.error : slept.reason}`,
-              } as const;
-            now = await this.cell.read();
-          }
-          const at = now;
-          return this.reported("start", () =>
-            startSandbox(this.d, this.cell, lock, req, at, Date.now() - began),
-          );
-        },
-      );
+      const attempt = await this.withLock(async (lock) => {
+        let now = await this.cell.read();
+        if (
+          now.value.status === "running" &&
+          now.value.sandboxId &&
+          !req.fresh &&
+          !req.snapshotId
+        ) {
+          return { status: "already-running", sandboxId: now.value.sandboxId } as const;
+        }
+        if (TRANSITIONAL.has(now.value.status)) {
+          // We hold the lock, so whoever set this status died mid-way: repair first.
+          await repairStuck(this.d, this.cell, lock);
+          now = await this.cell.read();
+        }
+        if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
+          return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
+        }
+        if (now.value.status === "running" && now.value.sandboxId) {
+          // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
+          const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
+          if (slept.status !== "sleeping")
+            return {
+              status: "failed",
+              error: `could not stop the running sandbox first: ${"error" in slept ? slept.error : slept.reason}`,
+            } as const;
+          now = await this.cell.read();
+        }
+        const at = now;
+        return this.reported("start", () =>
+          startSandbox(this.d, this.cell, lock, req, at, Date.now() - began),
+        );
+      });
       if (attempt.acquired) return attempt.value;
       await sleepMs(500);
       cur = await this.cell.read();
@@ -126,18 +125,15 @@ export class SandboxLifecycleManager {
     reason: string,
     expectSandboxId: string | null = null,
   ): Promise<SleepOutcome | { status: "busy" }> {
-    const r = await withLifecycleLock(
-      this.d.store,
-      { leaseMs: this.d.timings.lockLeaseMs },
-      (lock) =>
-        this.reported("snapshot + stop", () =>
-          snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
-        ),
+    const r = await this.withLock((lock) =>
+      this.reported("snapshot + stop", () =>
+        snapshotAndStop(this.d, this.cell, lock, reason, expectSandboxId),
+      ),
     );
     if (!r.acquired) return { status: "busy" };
     // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
     if (r.value.status === "kept-running") await this.drain();
-    else if (r.value.status === "sleeping" && (await this.d.store.countInbox()).pending > 0) {
+    else if (r.value.status === "sleeping" && (await this.d.store.inbox.count()).pending > 0) {
       await this.wakeAndDeliver({
         reason: "messages arrived while going to sleep",
         trigger: "message",
@@ -148,7 +144,7 @@ export class SandboxLifecycleManager {
 
   /** Operator "snapshot now": capture without stopping (the sandbox keeps running). */
   async snapshotNow(): Promise<{ id: string } | { status: "busy" } | { status: "not-running" }> {
-    const r = await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
+    const r = await this.withLock(() =>
       this.reported("snapshot", async () => {
         const cur = await this.cell.read();
         if (cur.value.status !== "running" || !cur.value.sandboxId)
@@ -185,7 +181,7 @@ export class SandboxLifecycleManager {
 
   /** The supervisor gave up on the daemon: stop at once (under the lock), no snapshot. */
   async stopFailed(reason: string, sandboxId: string): Promise<void> {
-    await withLifecycleLock(this.d.store, { leaseMs: this.d.timings.lockLeaseMs }, () =>
+    await this.withLock(() =>
       this.reported("stop", () => stopFailedDaemon(this.d, this.cell, reason, sandboxId)),
     );
   }
@@ -193,6 +189,17 @@ export class SandboxLifecycleManager {
   /** Periodic reconcile (Vercel Cron / local timer). */
   tick(): Promise<TickReport> {
     return reconcile(this.d, this.cell, this);
+  }
+
+  /** Runs `fn` under the instance's lifecycle lock, or reports at once that it is held. */
+  withLock<T>(
+    fn: (lock: HeldLock) => Promise<T>,
+  ): Promise<{ acquired: true; value: T } | { acquired: false }> {
+    return withLifecycleLock(
+      this.d.store.locks,
+      { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: this.d.timings.lockMaxHoldMs },
+      fn,
+    );
   }
 
   drain(opts: DrainOptions = {}): Promise<DrainResult> {
@@ -230,13 +237,53 @@ export class SandboxLifecycleManager {
     }
   }
 
-  /** Wake, then deliver what queued while asleep (seed 000 wake step 5). */
+  /**
+   * Wake, then deliver what queued while asleep. When nothing answers at the agent's address,
+   * that is a lifecycle fact: check the sandbox, save and stop it if its agent is gone, wake
+   * it again and redeliver — the message never counts that against itself.
+   */
   async wakeAndDeliver(
     req: WakeRequest,
   ): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
-    const wake = await this.wake(req);
-    if (wake.status !== "running" && wake.status !== "already-running")
-      return { wake, drain: null };
-    return { wake, drain: await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS }) };
+    let wake = await this.wake(req);
+    let drain: DrainResult | null = null;
+    for (let round = 0; round < 2; round++) {
+      if (wake.status !== "running" && wake.status !== "already-running") break;
+      drain = await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS });
+      if (!drain.unreachable || !(await this.recoverUnreachable())) break;
+      wake = await this.wake({
+        reason: `${req.reason} (the agent was gone)`,
+        trigger: req.trigger,
+      });
+    }
+    return { wake, drain };
+  }
+
+  /**
+   * The agent did not answer: if its sandbox is gone, come to rest as after any death; if the
+   * sandbox is there but its sidecar is not, save its files and stop it. Returns whether the
+   * instance was put to rest (so a wake can bring the agent back).
+   */
+  private async recoverUnreachable(): Promise<boolean> {
+    const r = await this.withLock(async (lock) => {
+      const cur = await this.cell.read();
+      if (cur.value.status !== "running" || !cur.value.sandboxId) return false;
+      const sandbox = await findSandbox(this.d, cur.value.sandboxId);
+      if (!sandbox || !sandboxAlive(sandbox.status)) {
+        await restAfterDeath(this.d, this.cell, cur, "was gone when a message was delivered");
+        return true;
+      }
+      // The sidecar answers: the daemon is restarting (the supervisor's business); retry later.
+      if (await sidecarAnswers(sandbox)) return false;
+      const slept = await snapshotAndStop(
+        this.d,
+        this.cell,
+        lock,
+        "the agent stopped answering and its sidecar is gone",
+        sandbox.id,
+      );
+      return slept.status === "sleeping";
+    });
+    return r.acquired && r.value;
   }
 }

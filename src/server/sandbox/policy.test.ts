@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { MIN, NOW, SEED_SETTINGS, stateOf } from "../../../tests/support/policy-fixtures";
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState } from "../domain/instance-state";
-import { activeReason, decideHeartbeat, mayAutoWake, planRestore, sleepForecast } from "./policy";
+import {
+  activeReason,
+  decideHeartbeat,
+  mayAutoWake,
+  nativeTtlMs,
+  planRestore,
+  sleepForecast,
+} from "./policy";
 
 const S = SEED_SETTINGS;
 const state = (over: Partial<InstanceState> = {}) => stateOf("running", 60, 2, over);
@@ -68,11 +75,18 @@ describe("decideHeartbeat", () => {
       { action: "stop-stale", reason: "not the instance's current sandbox" },
     ],
     [
-      "starting: the first tick races the health check",
-      state({ status: "starting" }),
+      "starting with a long runway: the first tick races the health check, nothing to do",
+      state({ status: "starting", ttlDeadline: NOW + 10 * MIN }),
       {},
       null,
       { action: "none", reason: "instance is starting" },
+    ],
+    [
+      "starting with a short runway: the start-up heartbeat extends it (never left to expire)",
+      state({ status: "starting" }),
+      {},
+      null,
+      { action: "extend", reason: "grace", byMs: 3 * MIN },
     ],
     [
       "snapshotting: leave it alone",
@@ -188,6 +202,20 @@ describe("planRestore", () => {
     expect(planRestore(input)).toEqual(expected);
   });
 
+  it("refuses to start empty over lost state unless the operator starts fresh", () => {
+    const lost = { at: NOW, sandboxId: "sbx_1" };
+    const base = { snapshots: [], expectedSnapshotId: null, requested: null, lost };
+    const refused = planRestore({ ...base, fresh: false });
+    expect(refused.kind).toBe("refuse");
+    expect(refused.kind === "refuse" && refused.reason).toMatch(/files were lost.*start fresh/);
+    expect(planRestore({ ...base, fresh: true }).kind).toBe("fresh");
+    // A snapshot taken since (or an older one) is restored as usual.
+    expect(planRestore({ ...base, snapshots: [{ id: "snap_1" }], fresh: false })).toEqual({
+      kind: "restore",
+      candidates: ["snap_1"],
+    });
+  });
+
   it("refuses to start empty when the agent's snapshots have vanished", () => {
     const plan = planRestore({
       snapshots: [],
@@ -196,6 +224,53 @@ describe("planRestore", () => {
       requested: null,
     });
     expect(plan.kind).toBe("refuse");
+  });
+});
+
+describe("nativeTtlMs: the TTL a new sandbox gets", () => {
+  it.each([
+    ["seed default: activeDuration × 10", { activeDurationMs: 5 * MIN }, 50 * MIN],
+    // 10 × 1 s would be shorter than one heartbeat period: the floor outlasts two and the buffer.
+    ["activeDuration 1 s → the floor", { activeDurationMs: 1_000 }, 7 * MIN],
+    [
+      "floor follows the heartbeat period",
+      { activeDurationMs: 1_000, heartbeatIntervalMs: 12_000 },
+      5 * MIN + 24_000,
+    ],
+    [
+      "capped by the provider's maximum life",
+      { activeDurationMs: 10 * MIN, maxLifetimeMs: 45 * MIN },
+      45 * MIN,
+    ],
+  ] as const)("%s", (_n, over, expected) => {
+    expect(nativeTtlMs({ ...S, ...over })).toBe(expected);
+  });
+});
+
+describe("the provider's cap on a sandbox's life", () => {
+  const capped = { ...S, maxLifetimeMs: 45 * MIN };
+  const active = hb({ lastChangedAt: NOW - MIN });
+  it("extends only up to the cap", () => {
+    // Created 40 min ago, 2 min left: the cap leaves 3 min of room, so the usual 3 min fits.
+    const st = stateOf("running", 40, 2);
+    expect(decideHeartbeat(st, { hb: active, cronDueAt: null, now: NOW }, capped)).toEqual({
+      action: "extend",
+      reason: "file-activity",
+      byMs: 3 * MIN,
+    });
+    // Created 42 min ago with 2 min left: only 1 min of room remains.
+    const later = stateOf("running", 42, 2);
+    expect(decideHeartbeat(later, { hb: active, cronDueAt: null, now: NOW }, capped)).toEqual({
+      action: "extend",
+      reason: "file-activity",
+      byMs: MIN,
+    });
+  });
+  it("snapshots and stops an active agent before the cap instead of letting the TTL fire", () => {
+    const st = stateOf("running", 41, 4); // the deadline already sits on the cap
+    const d = decideHeartbeat(st, { hb: active, cronDueAt: null, now: NOW }, capped);
+    expect(d.action).toBe("sleep");
+    expect(d.reason).toMatch(/maximum sandbox life is near/);
   });
 });
 

@@ -2,8 +2,8 @@ import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { ExtendReason, InstanceState } from "../domain/instance-state";
 
 /**
- * Pure lifecycle decisions (DESIGN invariant 5): state, input and `now` in → decision out.
- * No I/O here; the manager carries decisions out. Seed 000 is the specification.
+ * Pure lifecycle decisions: state, input and `now` in → decision out. No I/O here; the
+ * manager carries decisions out. docs/lifecycle.md states the rules and numbers.
  */
 
 export interface PolicySettings {
@@ -13,6 +13,53 @@ export interface PolicySettings {
   ttlBufferMs: number;
   extendByMs: number;
   failedWakeCooldownMs: number;
+  heartbeatIntervalMs: number;
+  ttlMultiplier: number;
+  /** The provider's cap on a sandbox's whole life, extensions included (null: none). */
+  maxLifetimeMs: number | null;
+}
+
+/**
+ * The native TTL a new sandbox gets: activeDuration × the multiplier, but never less than a
+ * floor that outlasts two heartbeats plus the extend buffer (so a heartbeat always gets the
+ * chance to extend or to snapshot before the TTL fires, whatever activeDuration is), and
+ * never more than the provider's cap.
+ */
+export function nativeTtlMs(
+  s: Pick<
+    PolicySettings,
+    "activeDurationMs" | "ttlMultiplier" | "ttlBufferMs" | "heartbeatIntervalMs" | "maxLifetimeMs"
+  >,
+): number {
+  const floor = s.ttlBufferMs + 2 * s.heartbeatIntervalMs;
+  const ttl = Math.max(s.activeDurationMs * s.ttlMultiplier, floor);
+  return s.maxLifetimeMs === null ? ttl : Math.min(ttl, s.maxLifetimeMs);
+}
+
+/**
+ * When the runway is short: extend by the seed's amount (never past the provider's cap), or,
+ * when the cap leaves no room, snapshot and stop now while there is still time to.
+ */
+function extendOrSleep(
+  state: InstanceState,
+  reason: ExtendReason,
+  now: number,
+  s: PolicySettings,
+): HeartbeatDecision | null {
+  const deadline = state.ttlDeadline ?? 0;
+  const remaining = deadline - now;
+  if (remaining >= s.ttlBufferMs) return null;
+  const room =
+    s.maxLifetimeMs === null || state.sandboxCreatedAt === null
+      ? s.extendByMs
+      : state.sandboxCreatedAt + s.maxLifetimeMs - Math.max(deadline, now);
+  if (room <= 0) {
+    return {
+      action: "sleep",
+      reason: `${reason}, but the provider's maximum sandbox life is near: snapshot now so nothing is lost`,
+    };
+  }
+  return { action: "extend", reason, byMs: Math.min(s.extendByMs, room) };
 }
 
 export interface HeartbeatFacts {
@@ -61,8 +108,15 @@ export function decideHeartbeat(
   if (!state || state.sandboxId !== hb.sandboxId) {
     return { action: "stop-stale", reason: "not the instance's current sandbox" };
   }
+  if (state.status === "starting") {
+    // The sidecar's first heartbeat races the health check: apply it (extend a short runway),
+    // but decide nothing else until the start has finished.
+    return (
+      extendOrSleep(state, "grace", now, s) ?? { action: "none", reason: "instance is starting" }
+    );
+  }
   if (state.status !== "running") {
-    // starting: the sidecar's first tick races the health check; other states are mid-transition.
+    // Other states are mid-transition; the operation in progress decides.
     return { action: "none", reason: `instance is ${state.status}` };
   }
   if (hb.daemonStatus === "failed") {
@@ -82,8 +136,9 @@ export function decideHeartbeat(
       action: "sleep",
       reason: "idle: no file activity, grace period over, no cron job due",
     };
+  const short = extendOrSleep(state, reason, now, s);
+  if (short) return short;
   const remaining = (state.ttlDeadline ?? 0) - now;
-  if (remaining < s.ttlBufferMs) return { action: "extend", reason, byMs: s.extendByMs };
   return {
     action: "none",
     reason: `${reason}: native TTL has ${Math.round(remaining / 1000)} s left`,
@@ -100,6 +155,8 @@ export function mayAutoWake(
   s: Pick<PolicySettings, "failedWakeCooldownMs">,
 ): boolean {
   if (!state) return true;
+  // Lost state waits for the operator: only "start fresh" may replace it with an empty agent.
+  if (state.lost) return false;
   if (state.status === "failed") return now - state.since >= s.failedWakeCooldownMs;
   return state.status === "uninitialized" || state.status === "sleeping";
 }
@@ -134,6 +191,8 @@ export function planRestore(input: {
   expectedSnapshotId: string | null;
   fresh: boolean;
   requested: string | null;
+  /** The instance's state was lost (see InstanceState.lost). */
+  lost?: { at: number; sandboxId: string } | null;
 }): RestorePlan {
   if (input.fresh) return { kind: "fresh", reason: "operator asked to start fresh" };
   const ids = input.snapshots.map((s) => s.id);
@@ -143,6 +202,12 @@ export function planRestore(input: {
       : { kind: "refuse", reason: `snapshot ${input.requested} does not exist` };
   }
   if (ids.length > 0) return { kind: "restore", candidates: ids };
+  if (input.lost) {
+    return {
+      kind: "refuse",
+      reason: `the agent's files were lost when sandbox ${input.lost.sandboxId} died before they could be saved, and no snapshot holds an earlier copy; "start fresh" begins with an empty agent on purpose`,
+    };
+  }
   if (input.expectedSnapshotId !== null) {
     return {
       kind: "refuse",

@@ -1,102 +1,140 @@
-import { SANDBOX_PORTS } from "../../protocol/constants";
-import { sidecarHealthSchema } from "../../protocol/health";
 import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
+import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
-import { errorMessage, policySettings, recordEvent } from "./deps";
-import { withLifecycleLock } from "./lifecycle-lock";
-import type { ManagerDeps, SandboxLifecycleManager } from "./manager";
-import { recordAwake, stopQuietly } from "./sleep";
-import { AT_REST, type StateCell } from "./state-cell";
+import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
+import type { HeldLock } from "./lifecycle-lock";
+import { restAfterDeath } from "./rest-after-death";
+import { sidecarAnswers } from "./sidecar-probe";
+import { snapshotAndStop, stopQuietly } from "./sleep";
+import type { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
-import { planTick, type TickAction } from "./tick-policy";
-import { registerAll } from "./wake-hooks";
+import { planTick, sandboxAlive, type TickAction } from "./tick-policy";
 
 export interface TickReport {
-  /** False when another lifecycle operation held the lock (the next tick tries again). */
+  /** False when another lifecycle operation held the lock (the caller tries again soon). */
   ran: boolean;
   actions: TickAction["kind"][];
   errors: string[];
 }
 
+/** What the reconcile pass asks of the manager once the lock is released. */
+export interface ReconcileOps {
+  withLock<T>(
+    fn: (lock: HeldLock) => Promise<T>,
+  ): Promise<{ acquired: true; value: T } | { acquired: false }>;
+  wakeAndDeliver(req: { reason: string; trigger: "message" | "cron" }): Promise<unknown>;
+}
+
 /**
- * The periodic tick: compare the store's status with the provider's truth and repair,
- * stop orphans, keep the cron schedule, deliver or wake for queued messages and due jobs.
+ * The periodic tick: compare the store's status with the provider's truth and repair, stop
+ * orphans, keep the cron schedule, deliver or wake for queued messages and due jobs. When a
+ * pass changes the state (a repair, a dead sandbox, an agent saved and stopped) it plans once
+ * more on the new state, so a restarted server repairs and wakes in the same tick.
  */
 export async function reconcile(
-  d: ManagerDeps,
+  d: LifecycleDeps,
   cell: StateCell,
-  manager: SandboxLifecycleManager,
+  ops: ReconcileOps,
 ): Promise<TickReport> {
-  const errors: string[] = [];
-  const r = await withLifecycleLock(d.store, { leaseMs: d.timings.lockLeaseMs }, async () => {
-    let cur = await cell.read();
-    const now = d.clock();
-    const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
-    const running = sandbox?.status === "running" && cur.value.status === "running";
-    const reported =
-      running && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
-    const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
-    cur = sched.cur;
-    const orphans = (await d.provider.list())
-      .filter((s) => s.labels.instance === d.config.instance.name && s.id !== cur.value.sandboxId)
-      .filter(
-        (s) => s.status === "running" || s.status === "pending" || s.status === "snapshotting",
-      )
-      .map((s) => s.id);
-    const actions = planTick(
-      {
-        state: cur.value,
-        sandboxStatus: sandbox?.status ?? null,
-        orphans,
-        inboxPending: (await d.store.countInbox()).pending,
-        cronDueAt: sched.dueAt,
-        now,
-      },
-      policySettings(d),
+  const report: TickReport = { ran: true, actions: [], errors: [] };
+  for (let pass = 0; pass < 2; pass++) {
+    const r = await ops.withLock((lock) => lockedPass(d, cell, lock, report.errors));
+    if (!r.acquired) return { ...report, ran: pass > 0 };
+    report.actions.push(...r.value.map((a) => a.kind));
+    const changed = r.value.some(
+      (a) => a.kind === "repair" || a.kind === "mark-dead" || a.kind === "sleep",
     );
-    for (const action of actions) {
+    // Delivery and wakes run after the lock is released: they take it themselves when needed.
+    for (const action of r.value) {
       try {
-        if (action.kind === "repair") await repairStuck(d, cell);
-        else if (action.kind === "mark-dead") await markDead(d, cell, action.sandboxStatus);
-        else if (action.kind === "stop-orphans") await stopOrphans(d, action.ids);
-        else if (action.kind === "run-cron")
-          await enqueueDueJobs(d.store, sched.view, sched.schedule, now);
+        // The agent is running: this delivers (and recovers an agent found gone meanwhile).
+        if (action.kind === "drain" || action.kind === "run-cron")
+          await ops.wakeAndDeliver({ reason: "queued messages", trigger: "message" });
+        else if (action.kind === "wake") {
+          await ops.wakeAndDeliver({
+            reason: action.reason === "cron" ? "a cron job is due" : "queued messages",
+            trigger: action.reason === "cron" ? "cron" : "message",
+          });
+        }
       } catch (err) {
-        errors.push(`${action.kind}: ${errorMessage(err)}`);
+        report.errors.push(`${action.kind}: ${errorMessage(err)}`);
       }
     }
-    return actions;
-  });
-  if (!r.acquired) return { ran: false, actions: [], errors };
+    if (!changed) break;
+  }
+  for (const e of report.errors) d.logger.warn({ tick: true }, e);
+  return report;
+}
 
-  // Delivery and wakes run after the lock is released: they take it themselves when needed.
-  for (const action of r.value) {
+/** One planning pass under the lock: gather facts, plan, and carry out the state changes. */
+async function lockedPass(
+  d: LifecycleDeps,
+  cell: StateCell,
+  lock: HeldLock,
+  errors: string[],
+): Promise<TickAction[]> {
+  let cur = await cell.read();
+  const now = d.clock();
+  const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
+  const running = cur.value.status === "running" && sandbox?.status === "running";
+  const answers = running && sandbox ? await sidecarAnswers(sandbox) : null;
+  const reported =
+    answers && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
+  const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
+  cur = sched.cur;
+  const orphans = (await d.provider.list())
+    .filter((s) => s.labels.instance === d.config.instance.name && s.id !== cur.value.sandboxId)
+    .filter((s) => sandboxAlive(s.status))
+    .map((s) => s.id);
+  const actions = planTick(
+    {
+      state: cur.value,
+      sandboxStatus: sandbox?.status ?? null,
+      sidecarAnswers: answers,
+      orphans,
+      inboxPending: (await d.store.inbox.count()).pending,
+      cronDueAt: sched.dueAt,
+      now,
+    },
+    policySettings(d),
+  );
+  for (const action of actions) {
     try {
-      if (action.kind === "drain" || action.kind === "run-cron") await manager.drain();
-      else if (action.kind === "wake") {
-        await manager.wakeAndDeliver({
-          reason: action.reason === "cron" ? "a cron job is due" : "queued messages",
-          trigger: action.reason === "cron" ? "cron" : "message",
-        });
-      }
+      if (action.kind === "repair") await repairStuck(d, cell, lock);
+      else if (action.kind === "mark-dead") await markDead(d, cell, action.sandboxStatus);
+      else if (action.kind === "sleep") await snapshotAndStop(d, cell, lock, action.reason, null);
+      else if (action.kind === "stop-orphans") await stopOrphans(d, action.ids);
+      else if (action.kind === "run-cron")
+        await enqueueDueJobs(d.store, sched.view, sched.schedule, now);
     } catch (err) {
       errors.push(`${action.kind}: ${errorMessage(err)}`);
     }
   }
-  for (const e of errors) d.logger.warn({ tick: true }, e);
-  return { ran: true, actions: r.value.map((a) => a.kind), errors };
+  return actions;
 }
 
 /**
  * With the lock held, a transitional status means its operation died mid-way (crashed
- * function, server restart). Keep a healthy sandbox; otherwise stop it and come to rest.
+ * function, server restart). Finish what can be finished; never turn unsaved work into a
+ * silent fresh start:
+ * - creating/starting with a healthy sandbox → running; otherwise stop it and rest;
+ * - snapshotting with the sandbox still there → back to running and snapshot + stop again
+ *   (the interrupted sleep, completed before the native TTL can delete the files);
+ * - stopping → the snapshot was taken: stop and sleep;
+ * - the sandbox gone → rest as planRestAfterDeath says (loud when work was lost).
  */
-export async function repairStuck(d: ManagerDeps, cell: StateCell): Promise<void> {
+export async function repairStuck(
+  d: LifecycleDeps,
+  cell: StateCell,
+  lock: HeldLock,
+): Promise<void> {
   let cur = await cell.read();
   const from = cur.value.status;
   if (!TRANSITIONAL.has(from)) return;
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
-  if (sandbox?.status === "running" && from !== "stopping" && (await isHealthy(sandbox))) {
+  const alive = sandbox !== null && sandboxAlive(sandbox.status);
+
+  if (alive && (from === "creating" || from === "starting") && (await sidecarAnswers(sandbox))) {
     if (from === "creating")
       cur = await cell.transition(
         cur,
@@ -107,48 +145,50 @@ export async function repairStuck(d: ManagerDeps, cell: StateCell): Promise<void
     await cell.transition(
       cur,
       "running",
-      { error: null },
+      { error: null, lost: null },
       { reason: `repaired: ${from} was interrupted; the sandbox is healthy`, level: "warn" },
     );
     return;
   }
-  if (sandbox) await stopQuietly(d, sandbox.id);
-  const hasSnapshot =
-    cur.value.snapshotId !== null || (await d.provider.listSnapshots()).length > 0;
-  const rest =
-    from === "snapshotting" || from === "stopping" || hasSnapshot ? "sleeping" : "uninitialized";
-  const hookErrors = await registerAll(d.hooks);
-  if (cur.value.sandboxId) await recordAwake(d, cur.value, cur.value.sandboxId);
-  await cell.transition(cur, rest, AT_REST, {
-    reason: `repaired: ${from} was interrupted (the server stopped mid-operation)`,
-    level: "warn",
-    details: { hookErrors, sandboxId: cur.value.sandboxId },
-  });
+  if (alive && from === "snapshotting") {
+    await cell.transition(
+      cur,
+      "running",
+      {},
+      {
+        reason: "repair: the snapshot was interrupted; the sandbox still holds the agent's files",
+        level: "warn",
+      },
+    );
+    await snapshotAndStop(d, cell, lock, "repair: completing an interrupted sleep", sandbox.id);
+    return;
+  }
+  if (sandbox && alive) await stopQuietly(d, sandbox);
+  await restAfterDeath(
+    d,
+    cell,
+    cur,
+    alive
+      ? `was stopped while ${from} was interrupted`
+      : `was gone while ${from} was interrupted (the server stopped mid-operation)`,
+  );
 }
 
-async function markDead(
-  d: ManagerDeps,
-  cell: StateCell,
-  truth: SandboxStatus | null,
-): Promise<void> {
-  const cur = await cell.read();
-  const id = cur.value.sandboxId;
-  if (cur.value.status !== "running" || !id) return;
-  const hookErrors = await registerAll(d.hooks);
-  await recordAwake(d, cur.value, id);
-  const from = cur.value.snapshotId
-    ? `snapshot ${cur.value.snapshotId}`
-    : "no snapshot (changes since it started are lost)";
-  await cell.transition(cur, "sleeping", AT_REST, {
-    reason: `sandbox ${id} ${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted); asleep from ${from}`,
-    level: "warn",
-    details: { sandboxId: id, providerStatus: truth, hookErrors },
-  });
+async function markDead(d: LifecycleDeps, cell: StateCell, truth: SandboxStatus | null) {
+  const cur: Versioned<InstanceState> = await cell.read();
+  if (cur.value.status !== "running" || !cur.value.sandboxId) return;
+  await restAfterDeath(
+    d,
+    cell,
+    cur,
+    `${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted)`,
+  );
 }
 
-async function stopOrphans(d: ManagerDeps, ids: string[]): Promise<void> {
+async function stopOrphans(d: LifecycleDeps, ids: string[]): Promise<void> {
   for (const id of ids) {
-    await stopQuietly(d, id);
+    const sandbox = await findSandbox(d, id);
+    if (sandbox) await stopQuietly(d, sandbox);
     await recordEvent(d, {
       type: "sandbox.orphan-stopped",
       level: "warn",
@@ -158,7 +198,7 @@ async function stopOrphans(d: ManagerDeps, ids: string[]): Promise<void> {
   }
 }
 
-async function findSandbox(d: ManagerDeps, id: string): Promise<ManagedSandbox | null> {
+export async function findSandbox(d: LifecycleDeps, id: string): Promise<ManagedSandbox | null> {
   try {
     return await d.provider.get(id);
   } catch (err) {
@@ -167,18 +207,7 @@ async function findSandbox(d: ManagerDeps, id: string): Promise<ManagedSandbox |
   }
 }
 
-async function isHealthy(sandbox: ManagedSandbox): Promise<boolean> {
-  try {
-    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
-      signal: AbortSignal.timeout(2_000),
-    });
-    return sidecarHealthSchema.parse(await res.json()).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function agentJobs(d: ManagerDeps, sandbox: ManagedSandbox, errors: string[]) {
+async function agentJobs(d: LifecycleDeps, sandbox: ManagedSandbox, errors: string[]) {
   try {
     return (
       (await d.agent.cronJobs?.(

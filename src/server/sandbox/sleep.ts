@@ -1,7 +1,9 @@
 import type { InstanceState } from "../domain/instance-state";
 import { CLAIM_MARGIN_MS } from "../inbox/drain";
+import type { ManagedSandbox } from "../providers/types";
 import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
+import { keepLastLog } from "./log-keeper";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
@@ -72,6 +74,7 @@ export async function snapshotAndStop(
     { reason: `snapshot ${snapshotId} taken; stopping`, details: { snapshotMs } },
   );
   const hookErrors = await registerAll(d.hooks);
+  await keepLastLog(d.store.kv, sandbox, d.clock());
   await lock.confirm();
   const stopStarted = Date.now();
   await sandbox.stop();
@@ -104,7 +107,7 @@ export async function stopFailedDaemon(
   if (cur.value.status !== "running" || cur.value.sandboxId !== expectSandboxId) return false;
   cur = await cell.transition(cur, "stopping", {}, { reason, level: "error" });
   const hookErrors = await registerAll(d.hooks);
-  await stopQuietly(d, expectSandboxId);
+  await stopQuietly(d, await d.provider.get(expectSandboxId).catch(() => null));
   await recordAwake(d, cur.value, expectSandboxId);
   await cell.transition(
     cur,
@@ -119,12 +122,18 @@ export async function stopFailedDaemon(
   return true;
 }
 
-export async function stopQuietly(d: LifecycleDeps, sandboxId: string): Promise<void> {
+/** Keeps the sandbox's last log lines, then stops it; a sandbox already gone is not an error. */
+export async function stopQuietly(
+  d: Pick<LifecycleDeps, "store" | "clock" | "logger">,
+  sandbox: ManagedSandbox | null,
+): Promise<void> {
+  if (!sandbox) return;
+  await keepLastLog(d.store.kv, sandbox, d.clock());
   try {
-    await (await d.provider.get(sandboxId)).stop();
+    await sandbox.stop();
   } catch (err) {
     d.logger.warn(
-      { sandboxId, err: errorMessage(err) },
+      { sandboxId: sandbox.id, err: errorMessage(err) },
       "stopping sandbox failed (it may already be gone)",
     );
   }
@@ -140,7 +149,7 @@ export async function recordAwake(
   const now = d.clock();
   // A sandbox killed by its TTL was awake until the deadline at most.
   const end = Math.max(start, Math.min(now, state.ttlDeadline ?? now));
-  await d.store.recordAwakeInterval({ sandboxId, start, end });
+  await d.store.awake.record({ sandboxId, start, end });
 }
 
 export async function applyRetention(d: LifecycleDeps): Promise<void> {
@@ -170,7 +179,7 @@ async function waitForInFlightDeliveries(d: LifecycleDeps): Promise<void> {
   const deadline = Date.now() + d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
   while (Date.now() < deadline) {
     const now = d.clock();
-    const pending = await d.store.listPending(1000);
+    const pending = await d.store.inbox.listPending(1000);
     if (!pending.some((m) => m.claimedUntil > now)) return;
     await sleepMs(100);
   }

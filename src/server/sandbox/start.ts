@@ -2,11 +2,12 @@ import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { ManagedSandbox } from "../providers/types";
-import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
+import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import { waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
-import { planRestore } from "./policy";
+import { nativeTtlMs, planRestore } from "./policy";
 import { launchSidecar, provisionFiles } from "./provisioning";
+import { stopQuietly } from "./sleep";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
 
@@ -49,6 +50,7 @@ export async function startSandbox(
     expectedSnapshotId: cur.value.snapshotId,
     fresh: req.fresh ?? false,
     requested: req.snapshotId ?? null,
+    lost: cur.value.lost,
   });
   if (plan.kind === "refuse") return fail(d, cell, cur, null, plan.reason);
 
@@ -62,7 +64,7 @@ export async function startSandbox(
     try {
       sandbox = await d.provider.create({
         snapshotId: snapshotId ?? undefined,
-        timeoutMs: d.config.sandbox.activeDuration * 1000 * d.timings.ttlMultiplier,
+        timeoutMs: nativeTtlMs(policySettings(d)),
         ports: [SANDBOX_PORTS.daemon, SANDBOX_PORTS.sidecar],
         resources: d.config.sandbox.resources,
         networkPolicy: d.config.sandbox.networkPolicy,
@@ -134,7 +136,7 @@ export async function startSandbox(
     cur = await cell.transition(
       cur,
       "running",
-      { hooksRegistered: false, error: null },
+      { hooksRegistered: false, error: null, lost: null },
       {
         reason: restoredFrom ? `running, restored from ${restoredFrom}` : "running, fresh",
         details: { timings, hookErrors, restoredFrom },
@@ -142,11 +144,7 @@ export async function startSandbox(
     );
     return { status: "running", sandboxId: sandbox.id, timings };
   } catch (err) {
-    await sandbox
-      .stop()
-      .catch((stopErr: unknown) =>
-        d.logger.warn({ err: stopErr }, "stopping the failed sandbox failed"),
-      );
+    await stopQuietly(d, sandbox);
     return fail(d, cell, await cell.read(), sandbox.id, `start failed: ${errorMessage(err)}`);
   }
 }

@@ -16,6 +16,7 @@ export const INITIAL_STATE: InstanceState = {
   hooksRegistered: false,
   lastExtend: null,
   cronDueAt: null,
+  lost: null,
 };
 
 /**
@@ -52,13 +53,13 @@ export interface TransitionNote {
  */
 export class StateCell {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, "state" | "events">,
     private readonly clock: () => number,
     private readonly logger: Logger,
   ) {}
 
   async read(): Promise<Versioned<InstanceState>> {
-    return (await this.store.getState()) ?? { value: INITIAL_STATE, version: 0 };
+    return (await this.store.state.get()) ?? { value: INITIAL_STATE, version: 0 };
   }
 
   async transition(
@@ -69,17 +70,30 @@ export class StateCell {
   ): Promise<Versioned<InstanceState>> {
     assertTransition(cur.value.status, to);
     const now = this.clock();
-    const next: InstanceState = {
-      ...cur.value,
+    const build = (base: InstanceState): InstanceState => ({
+      ...base,
       ...patch,
       status: to,
       since: now,
       reason: note.reason,
-    };
-    const written = await this.write(cur, next, `${cur.value.status} → ${to}`);
+    });
+    const what = `${cur.value.status} → ${to}`;
+    let written: Versioned<InstanceState>;
+    try {
+      written = await this.write(cur, build(cur.value), what);
+    } catch (err) {
+      // A heartbeat may have extended the TTL meanwhile (a same-status patch). The lock holder
+      // transitions from the state as it is now, provided nobody changed status or sandbox.
+      const fresh = await this.read();
+      const onlyPatched =
+        fresh.value.status === cur.value.status && fresh.value.sandboxId === cur.value.sandboxId;
+      if (!(err instanceof StateConflictError) || !onlyPatched) throw err;
+      written = await this.write(fresh, build(fresh.value), what);
+    }
+    const next = written.value;
     const level = note.level ?? "info";
     const sandboxId = next.sandboxId ?? cur.value.sandboxId;
-    await this.store.appendEvent({
+    await this.store.events.append({
       at: now,
       type: `status.${to}`,
       level,
@@ -100,7 +114,7 @@ export class StateCell {
   }
 
   private async write(cur: Versioned<InstanceState>, next: InstanceState, what: string) {
-    const result = await this.store.compareAndSetState(cur.version, next);
+    const result = await this.store.state.compareAndSet(cur.version, next);
     if (!result.ok) throw new StateConflictError(what);
     return { value: next, version: result.version };
   }

@@ -10,10 +10,11 @@ const TRANSITIONS: Record<InstanceStatus, readonly InstanceStatus[]> = {
   // A failed create/restore ends in `failed`; a repaired stuck create goes back to rest.
   creating: ["starting", "failed", "sleeping", "uninitialized"],
   starting: ["running", "failed", "sleeping", "uninitialized"],
-  // running → sleeping: the sandbox died under us (native TTL, host restart); reconcile notices.
-  running: ["snapshotting", "stopping", "sleeping", "failed"],
-  // snapshot failed 3 times → keep running; or succeeded → stopping.
-  snapshotting: ["stopping", "running", "sleeping"],
+  // running → sleeping/failed/uninitialized: the sandbox died under us (native TTL, host
+  // restart); reconcile notices and comes to rest (docs/lifecycle.md, "When state is lost").
+  running: ["snapshotting", "stopping", "sleeping", "failed", "uninitialized"],
+  // snapshot failed 3 times → keep running; or succeeded → stopping; or the sandbox died.
+  snapshotting: ["stopping", "running", "sleeping", "failed", "uninitialized"],
   // stopping → failed: the daemon had failed and the sandbox was stopped without a snapshot.
   stopping: ["sleeping", "failed"],
   sleeping: ["creating"],

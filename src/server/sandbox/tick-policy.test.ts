@@ -11,6 +11,7 @@ function facts(over: Partial<TickFacts>): TickFacts {
   return {
     state: null,
     sandboxStatus: null,
+    sidecarAnswers: null,
     orphans: [],
     inboxPending: 0,
     cronDueAt: null,
@@ -89,6 +90,42 @@ describe("planTick", () => {
     [
       "failed recently with pending inbox → wait out the cooldown",
       { state: st("failed", { sandboxId: null, since: NOW - MIN }), inboxPending: 1 },
+      [],
+    ],
+    [
+      "running, but its sidecar does not answer → save and stop it (the agent is gone)",
+      {
+        state: st("running"),
+        sandboxStatus: "running",
+        sidecarAnswers: false,
+        inboxPending: 2,
+      },
+      [{ kind: "sleep", reason: "the sidecar stopped answering (agent gone)" }],
+    ],
+    [
+      "running, sidecar answers, TTL about to fire without extensions → save and stop",
+      {
+        state: stateOf("running", 10, 2.4),
+        sandboxStatus: "running",
+        sidecarAnswers: true,
+      },
+      [{ kind: "sleep", reason: "the native TTL is about to fire and no heartbeat extended it" }],
+    ],
+    [
+      "running, TTL runway just above half the buffer → nothing",
+      { state: stateOf("running", 10, 2.6), sandboxStatus: "running", sidecarAnswers: true },
+      [],
+    ],
+    [
+      "lost state waits for the operator even with messages queued",
+      {
+        state: st("failed", {
+          sandboxId: null,
+          since: NOW - 60 * MIN,
+          lost: { at: NOW, sandboxId: "sbx_1" },
+        }),
+        inboxPending: 4,
+      },
       [],
     ],
     [

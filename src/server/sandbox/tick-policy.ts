@@ -8,6 +8,11 @@ export interface TickFacts {
   state: InstanceState | null;
   /** Provider truth for state.sandboxId: null when it does not exist (or no id). */
   sandboxStatus: SandboxStatus | null;
+  /**
+   * Whether the running sandbox's sidecar answered its health check (null: not asked). A
+   * sandbox is running only while its sidecar is alive.
+   */
+  sidecarAnswers: boolean | null;
   /** Running sandboxes labelled with this instance that are not its current one. */
   orphans: string[];
   /** Inbox messages waiting for delivery. */
@@ -19,29 +24,51 @@ export interface TickFacts {
 export type TickAction =
   /** A transitional status with the lock free: its operation died mid-way. */
   | { kind: "repair"; from: InstanceState["status"] }
-  /** The sandbox vanished (native TTL fired, host restarted): mark sleeping, re-register hooks. */
+  /** The sandbox vanished (native TTL fired, host restarted): come to rest. */
   | { kind: "mark-dead"; sandboxStatus: SandboxStatus | null }
+  /** The sandbox is there but its agent is not, or its TTL is about to fire: save it and stop it. */
+  | { kind: "sleep"; reason: string }
   | { kind: "stop-orphans"; ids: string[] }
   | { kind: "run-cron" }
   | { kind: "drain" }
   | { kind: "wake"; reason: "cron" | "inbox" };
 
+const ALIVE: ReadonlySet<SandboxStatus> = new Set(["running", "pending", "snapshotting"]);
+
+/** Pure: the sandbox statuses in which the provider still has the sandbox's files and processes. */
+export function sandboxAlive(status: SandboxStatus | null): boolean {
+  return status !== null && ALIVE.has(status);
+}
+
 /** Pure: decides what the tick does, in order. */
 export function planTick(f: TickFacts, s: PolicySettings): TickAction[] {
   const actions: TickAction[] = [];
   const status = f.state?.status ?? "uninitialized";
-  const alive =
-    f.sandboxStatus === "running" ||
-    f.sandboxStatus === "pending" ||
-    f.sandboxStatus === "snapshotting";
+  const alive = sandboxAlive(f.sandboxStatus);
 
   if (f.state && TRANSITIONAL.has(status)) {
     actions.push({ kind: "repair", from: status });
   } else if (f.state && HAS_SANDBOX.has(status) && !alive) {
     actions.push({ kind: "mark-dead", sandboxStatus: f.sandboxStatus });
+  } else if (f.state && status === "running" && f.sidecarAnswers === false) {
+    actions.push({ kind: "sleep", reason: "the sidecar stopped answering (agent gone)" });
+  } else if (
+    f.state &&
+    status === "running" &&
+    f.state.ttlDeadline !== null &&
+    f.state.ttlDeadline - f.now < s.ttlBufferMs / 2
+  ) {
+    // Heartbeats would have extended it by now: they are not arriving. Save the state while
+    // the sandbox still holds it rather than let the native TTL delete it.
+    actions.push({
+      kind: "sleep",
+      reason: "the native TTL is about to fire and no heartbeat extended it",
+    });
   }
   if (f.orphans.length > 0) actions.push({ kind: "stop-orphans", ids: f.orphans });
-  if (actions.some((a) => a.kind === "repair" || a.kind === "mark-dead")) return actions;
+  // A state change first; the reconcile pass plans again on the new state (and then wakes).
+  if (actions.some((a) => a.kind === "repair" || a.kind === "mark-dead" || a.kind === "sleep"))
+    return actions;
 
   if (status === "running") {
     if (f.cronDueAt !== null && f.cronDueAt <= f.now) actions.push({ kind: "run-cron" });

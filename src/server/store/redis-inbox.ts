@@ -1,7 +1,6 @@
-import type { Redis } from "@upstash/redis";
 import { z } from "zod";
 import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
-import type { RedisKeys } from "./redis-keys";
+import { parseReply, type RedisContext } from "./redis-context";
 import {
   ACK,
   CLAIM,
@@ -13,15 +12,7 @@ import {
   RETRY_DEAD,
 } from "./redis-scripts";
 import { assembleInboxMessage, inboxBody } from "./stored-data";
-
-/** What the inbox needs from the store. */
-export interface RedisContext {
-  readonly redis: Redis;
-  readonly keys: RedisKeys;
-  readonly dedupeWindowMs: number;
-  /** Runs one backend call; failures become StoreUnavailableError, WRONGTYPE a StoreDataError for `key`. */
-  call<T>(key: string, fn: () => Promise<T>): Promise<T>;
-}
+import type { InboxStore } from "./types";
 
 const fieldsReply = z.array(z.string().nullable()).length(MESSAGE_FIELDS.length);
 const enqueueReply = z.tuple([z.union([z.literal(0), z.literal(1)]), fieldsReply.nullable()]);
@@ -31,7 +22,7 @@ const failReply = z.enum(["retry", "dead", "missing"]);
 const countsReply = z.tuple([z.number(), z.number()]);
 
 /** The durable inbox on redis: one Lua script (one round trip) per operation. */
-export class RedisInbox {
+export class RedisInbox implements InboxStore {
   private readonly scripts;
 
   constructor(private readonly ctx: RedisContext) {
@@ -55,7 +46,12 @@ export class RedisInbox {
     const raw = await this.ctx.call(key, () =>
       this.scripts.enqueue.exec(
         [keys.dedupe(message.id), key, keys.pending, keys.inboxSeq],
-        [message.id, inboxBody(message), message.conversation, String(this.ctx.dedupeWindowMs)],
+        [
+          message.id,
+          inboxBody(message),
+          message.conversation,
+          String(this.ctx.opts.dedupeWindowMs),
+        ],
       ),
     );
     const [duplicate, fields] = parseReply(enqueueReply, raw, "enqueue");
@@ -65,7 +61,15 @@ export class RedisInbox {
     };
   }
 
-  async list(which: "pending" | "dead", limit: number): Promise<InboxMessage[]> {
+  listPending(limit: number): Promise<InboxMessage[]> {
+    return this.list("pending", limit);
+  }
+
+  listDead(limit: number): Promise<InboxMessage[]> {
+    return this.list("dead", limit);
+  }
+
+  private async list(which: "pending" | "dead", limit: number): Promise<InboxMessage[]> {
     if (limit <= 0) return [];
     const { keys } = this.ctx;
     const zset = which === "pending" ? keys.pending : keys.dead;
@@ -147,15 +151,4 @@ export class RedisInbox {
       this.ctx.keys.message(id),
     );
   }
-}
-
-/** A reply of the wrong shape means the server is not running our script: a bug, not bad data. */
-export function parseReply<T>(schema: z.ZodType<T>, raw: unknown, op: string): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) {
-    throw new Error(
-      `redis store: unexpected reply to ${op}: ${JSON.stringify(raw)?.slice(0, 200)}`,
-    );
-  }
-  return result.data;
 }

@@ -74,16 +74,16 @@ describe("redis adapter", () => {
 
   it("records a heartbeat and reads the state in ONE round trip (EVAL once on NOSCRIPT)", async () => {
     const { store, seen } = countingStore(freshInstance("trips"));
-    await store.compareAndSetState(0, state());
+    await store.state.compareAndSet(0, state());
     await raw.script("FLUSH");
     seen.length = 0;
-    await store.recordHeartbeat(heartbeat({ sentAt: 1 }));
+    await store.heartbeats.record(heartbeat({ sentAt: 1 }));
     expect(seen.map((r) => String((r.body as unknown[])[0]).toLowerCase())).toEqual([
       "evalsha",
       "eval",
     ]);
     seen.length = 0;
-    const result = await store.recordHeartbeat(heartbeat({ sentAt: 2 }));
+    const result = await store.heartbeats.record(heartbeat({ sentAt: 2 }));
     expect(result).toEqual({
       fresh: true,
       previous: heartbeat({ sentAt: 1 }),
@@ -97,9 +97,9 @@ describe("redis adapter", () => {
     const store = new RedisStore(upstashConnection(proxy.url, proxy.token), {
       instance: freshInstance("rest-trips"),
     });
-    await store.recordHeartbeat(heartbeat({ sentAt: 1 }));
+    await store.heartbeats.record(heartbeat({ sentAt: 1 }));
     const before = proxy.requests();
-    await store.recordHeartbeat(heartbeat({ sentAt: 2 }));
+    await store.heartbeats.record(heartbeat({ sentAt: 2 }));
     expect(proxy.requests() - before).toBe(1);
   });
 
@@ -125,12 +125,12 @@ describe("redis adapter", () => {
     const k = redisKeys(instance);
     const store = new RedisStore(tcpConnection(server.url), { instance });
     await raw.set(k.state, "not a hash");
-    await expect(store.getState()).rejects.toMatchObject({ name: "StoreDataError", key: k.state });
-    await expect(store.compareAndSetState(0, state())).rejects.toBeInstanceOf(StoreDataError);
+    await expect(store.state.get()).rejects.toMatchObject({ name: "StoreDataError", key: k.state });
+    await expect(store.state.compareAndSet(0, state())).rejects.toBeInstanceOf(StoreDataError);
     await raw.del(k.state);
     await raw.hset(k.state, "version", "abc", "value", JSON.stringify(state()));
-    await expect(store.getState()).rejects.toMatchObject({ name: "StoreDataError", key: k.state });
-    await expect(store.compareAndSetState(0, state())).rejects.toMatchObject({ key: k.state });
+    await expect(store.state.get()).rejects.toMatchObject({ name: "StoreDataError", key: k.state });
+    await expect(store.state.compareAndSet(0, state())).rejects.toMatchObject({ key: k.state });
     await store.close();
   });
 
@@ -141,17 +141,19 @@ describe("redis adapter", () => {
       tcpConnection(own.url, { connectTimeoutMs: 120_000, commandTimeoutMs: 120_000 }),
       { instance: freshInstance("reconnect") },
     );
-    await store.compareAndSetState(0, state());
+    await store.state.compareAndSet(0, state());
     await own.stop();
-    await expect(store.getState()).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(store.acquireLock("l", "a", 1_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.state.get()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.locks.acquire("l", "a", 1_000)).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
 
     const back = await startRedisServer({ port: own.port });
     try {
       const deadline = Date.now() + 10_000;
       let state_: unknown;
       while (Date.now() < deadline) {
-        state_ = await store.getState().catch((err: unknown) => err);
+        state_ = await store.state.get().catch((err: unknown) => err);
         if (!(state_ instanceof StoreUnavailableError)) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -168,7 +170,7 @@ describe("redis adapter", () => {
     await gone.stop(); // its port is now closed
     const store = new RedisStore(tcpConnection(gone.url), { instance: freshInstance("never") });
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(store.getState()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.state.get()).rejects.toBeInstanceOf(StoreUnavailableError);
     await store.close();
   });
 
@@ -176,7 +178,7 @@ describe("redis adapter", () => {
     const store = new RedisStore(upstashConnection(proxy.url, "wrong-token"), {
       instance: freshInstance("token"),
     });
-    const err = await store.recordHeartbeat(heartbeat()).catch((e: unknown) => e);
+    const err = await store.heartbeats.record(heartbeat()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailableError);
     expect((err as Error).message).toMatch(/WRONGPASS/);
     expect((err as Error).message).not.toContain("/sandbox");

@@ -95,9 +95,9 @@ describe("sqlite adapter", () => {
 
   it("keeps data across reopen without migrating again", async () => {
     const instance = freshInstance("reopen");
-    await open(instance).compareAndSetState(0, state());
+    await open(instance).state.compareAndSet(0, state());
     await stores[0]?.close();
-    expect(await open(instance).getState()).toEqual({ version: 1, value: state() });
+    expect(await open(instance).state.get()).toEqual({ version: 1, value: state() });
   });
 
   it("refuses a file written by a newer schema, leaving it untouched", async () => {
@@ -119,25 +119,25 @@ describe("sqlite adapter", () => {
     const other = new Database(file);
     other.exec("BEGIN IMMEDIATE");
     try {
-      const err = await store.compareAndSetState(0, state()).catch((e: unknown) => e);
+      const err = await store.state.compareAndSet(0, state()).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreUnavailableError);
       expect((err as Error).message).toMatch(/SQLITE_BUSY|locked/i);
     } finally {
       other.exec("ROLLBACK");
       other.close();
     }
-    expect(await store.compareAndSetState(0, state())).toEqual({ ok: true, version: 1 });
+    expect(await store.state.compareAndSet(0, state())).toEqual({ ok: true, version: 1 });
   });
 
   it("prunes expired dedupe ids and counters as it goes", async () => {
     const instance = freshInstance("prune");
     const store = open(instance, { dedupeWindowMs: 50 });
-    await store.enqueue(message("old"));
-    await store.ack("old");
-    await store.hit("old-key", 50);
+    await store.inbox.enqueue(message("old"));
+    await store.inbox.ack("old");
+    await store.counters.hit("old-key", 50);
     await sleep(80);
-    await store.enqueue(message("new"));
-    await store.hit("new-key", 60_000);
+    await store.inbox.enqueue(message("new"));
+    await store.counters.hit("new-key", 60_000);
     inspect((db) => {
       const ids = db.prepare(`SELECT id FROM inbox_dedupe WHERE instance = ?`).all(instance);
       expect(ids).toEqual([{ id: "new" }]);
@@ -149,19 +149,19 @@ describe("sqlite adapter", () => {
   it("stays consistent with several processes writing the same file", async () => {
     const instance = freshInstance("procs");
     const store = open(instance);
-    await store.compareAndSetState(0, state({ since: 0 }));
+    await store.state.compareAndSet(0, state({ since: 0 }));
     const workers = Array.from({ length: 4 }, () => startWorker(instance));
     // Every worker has opened the file; release them at once so they collide.
     await Promise.all(workers.map((w) => w.ready));
     for (const w of workers) w.go();
     const results = await Promise.all(workers.map((w) => w.done));
-    const final = await store.getState();
+    const final = await store.state.get();
     expect(final?.value.since).toBe(4 * PER_WORKER);
     expect(final?.version).toBe(4 * PER_WORKER + 1);
     // The processes really raced: some compare-and-sets lost and retried.
     expect(results.reduce((n, r) => n + r.conflicts, 0)).toBeGreaterThan(0);
     expect(results.filter((r) => r.lock)).toHaveLength(1);
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
-    expect(await store.countInbox()).toEqual({ pending: 1, dead: 0 });
+    expect(await store.inbox.count()).toEqual({ pending: 1, dead: 0 });
   });
 });

@@ -6,8 +6,9 @@ import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { Schedule } from "../domain/schedule";
 
 /**
- * The state store, in the domain's words. Two adapters (sqlite, redis) pass one contract
- * suite. Every key is scoped to the instance name given at construction.
+ * The state store as narrow ports, in the domain's words: each consumer takes only the ports
+ * it uses. Two adapters (sqlite, redis) pass one contract suite (tests/contracts/store); every
+ * key is scoped to the instance name given at construction.
  *
  * Faults: an unreachable backend throws StoreUnavailableError (never "empty"/"no lock");
  * stored data that fails its schema throws StoreDataError naming the key.
@@ -19,43 +20,64 @@ export interface Store {
   /** Cheap liveness check (one round trip). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  readonly state: StateStore;
+  readonly locks: LockStore;
+  readonly heartbeats: HeartbeatStore;
+  readonly events: EventLog;
+  readonly awake: AwakeLog;
+  readonly inbox: InboxStore;
+  readonly schedule: ScheduleStore;
+  readonly counters: CounterStore;
+  readonly kv: KvStore;
+}
 
-  // ── instance state ────────────────────────────────────────────────
+/** The instance's lifecycle state, versioned for compare-and-set. */
+export interface StateStore {
   /** Null until the first write. */
-  getState(): Promise<Versioned<InstanceState> | null>;
+  get(): Promise<Versioned<InstanceState> | null>;
   /**
    * Writes `next` only if the stored version equals `expectedVersion` (0 = not yet written).
    * A stale writer gets `{ ok: false, current }` and nothing changes.
    */
-  compareAndSetState(expectedVersion: number, next: InstanceState): Promise<CasResult>;
+  compareAndSet(expectedVersion: number, next: InstanceState): Promise<CasResult>;
+}
 
-  // ── locks ─────────────────────────────────────────────────────────
+/** Leases with fencing numbers (the lifecycle lock). */
+export interface LockStore {
   /** Returns null at once when another owner holds an unexpired lease. */
-  acquireLock(name: string, owner: string, leaseMs: number): Promise<LockGrant | null>;
+  acquire(name: string, owner: string, leaseMs: number): Promise<LockGrant | null>;
   /** Extends the lease; false if `owner` no longer holds it (expired and/or taken). */
-  renewLock(name: string, owner: string, leaseMs: number): Promise<boolean>;
+  renew(name: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Releases only when `owner` holds it; false otherwise. */
-  releaseLock(name: string, owner: string): Promise<boolean>;
+  release(name: string, owner: string): Promise<boolean>;
+}
 
-  // ── heartbeats ────────────────────────────────────────────────────
+export interface HeartbeatStore {
   /**
    * The heartbeat hot path in ONE round trip: records `hb` unless a heartbeat for the same
    * sandbox with `sentAt >= hb.sentAt` is stored (then `fresh: false`: a replay), and
    * returns the instance state read in the same trip.
    */
-  recordHeartbeat(hb: StoredHeartbeat): Promise<HeartbeatRecord>;
-  getHeartbeat(sandboxId: string): Promise<StoredHeartbeat | null>;
+  record(hb: StoredHeartbeat): Promise<HeartbeatRecord>;
+  get(sandboxId: string): Promise<StoredHeartbeat | null>;
+}
 
-  // ── events (capped log) ───────────────────────────────────────────
-  appendEvent(event: NewLifecycleEvent): Promise<LifecycleEvent>;
+/** The capped lifecycle event log. */
+export interface EventLog {
+  append(event: NewLifecycleEvent): Promise<LifecycleEvent>;
   /** Newest first. */
-  listEvents(limit: number): Promise<LifecycleEvent[]>;
-  /** Awake (running) intervals, for "awake vs asleep" accounting; capped like events. */
-  recordAwakeInterval(interval: AwakeInterval): Promise<void>;
-  /** Intervals that end at or after `since`, oldest first. */
-  listAwakeIntervals(since: number): Promise<AwakeInterval[]>;
+  list(limit: number): Promise<LifecycleEvent[]>;
+}
 
-  // ── inbox (durable queue for channel messages) ───────────────────
+/** Awake (running) intervals, for "awake vs asleep" accounting; capped like events. */
+export interface AwakeLog {
+  record(interval: AwakeInterval): Promise<void>;
+  /** Intervals that end at or after `since`, oldest first. */
+  list(since: number): Promise<AwakeInterval[]>;
+}
+
+/** The durable queue of channel messages. */
+export interface InboxStore {
   /**
    * Stores the message unless its id was seen within the dedupe window (then `duplicate`,
    * nothing changes, `message` is null when the earlier one was already delivered).
@@ -86,24 +108,29 @@ export interface Store {
   listDead(limit: number): Promise<InboxMessage[]>;
   /** Moves a dead-letter entry back to pending (attempts reset, keeps its arrival order). */
   retryDead(id: string): Promise<boolean>;
-  countInbox(): Promise<{ pending: number; dead: number }>;
+  count(): Promise<{ pending: number; dead: number }>;
+}
 
-  // ── schedule ──────────────────────────────────────────────────────
-  getSchedule(): Promise<Schedule | null>;
-  setSchedule(schedule: Schedule): Promise<void>;
+export interface ScheduleStore {
+  get(): Promise<Schedule | null>;
+  set(schedule: Schedule): Promise<void>;
+}
 
-  // ── small records (channel bookkeeping, last log tail) ────────────
-  /** A string value, or null when unset or expired. */
-  kvGet(key: string): Promise<string | null>;
-  /** Sets `key`; it expires after `ttlMs` (null: never). */
-  kvSet(key: string, value: string, ttlMs: number | null): Promise<void>;
-  kvDelete(key: string): Promise<void>;
-
-  // ── counters (rate limits) ────────────────────────────────────────
-  /** Fixed-window counter: increments `key` and returns the count within the window. */
+/** Fixed-window counters (rate limits). */
+export interface CounterStore {
+  /** Increments `key` and returns the count within the window. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** The count of `key` in its current window (0 when none), without incrementing. */
-  readHits(key: string): Promise<number>;
+  read(key: string): Promise<number>;
+}
+
+/** Small string records, optionally expiring (channel bookkeeping, the last log tail). */
+export interface KvStore {
+  /** The value, or null when unset or expired. */
+  get(key: string): Promise<string | null>;
+  /** Sets `key`; it expires after `ttlMs` (null: never). */
+  set(key: string, value: string, ttlMs: number | null): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 export interface HeartbeatRecord {

@@ -7,9 +7,23 @@ import type {
 } from "../../../src/server/providers/types";
 import { processTree } from "./contract-programs";
 
+/**
+ * What kind of sandbox a provider makes, which decides what the suite can observe from here:
+ * - "host-directory" (local): a directory and process groups on this machine. A handle
+ *   re-reads the truth on every access; every path that leaves the root, through symlinks
+ *   too, is PathEscapeError; a stopped sandbox's port refuses connections; roots differ.
+ * - "remote-vm" (vercel, here through its emulator): a VM behind an API. A handle shows the
+ *   provider's last answer (provider.get re-reads); the provider refuses paths that leave the
+ *   root lexically (PathEscapeError), while symlinks resolve inside the VM, out of its sight
+ *   (they are refused, by the VM or the emulator, with whatever error); a stopped sandbox's
+ *   URL answers with an error status; every sandbox may have the same root path.
+ */
+export type SandboxKind = "host-directory" | "remote-vm";
+
 /** What a provider brings to run the contract suite against itself. */
 export interface ProviderContractHarness {
   name: string;
+  kind: SandboxKind;
   /**
    * A provider object over the suite's backing state. Called again to simulate a server
    * restart: the new object must see everything the previous one made.
@@ -30,6 +44,11 @@ export interface ProviderContractHarness {
   unsupportedPolicies: NetworkPolicy[];
   /** Whether a pid reported from inside the sandbox is still a live process, where observable. */
   hostProcessAlive?(pid: number): boolean;
+  /**
+   * Environment the platform itself gives sandbox processes besides the provider's baseEnv
+   * (the Vercel emulator maps ports through CLAWRUN_PORT_<n>, as the local provider does).
+   */
+  platformEnv?(sandbox: ManagedSandbox): Promise<Record<string, string>>;
   cleanup?(): Promise<void>;
 }
 
@@ -54,9 +73,15 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * What the port serves. Rejects when nothing does: the connection is refused (a port on this
+ * machine) or the platform's edge answers with an error status (a remote sandbox's URL).
+ */
 export async function fetchText(url: string): Promise<string> {
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-  return res.text();
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
+  return body;
 }
 
 /** Shared helpers of the contract tests; `created` sandboxes are stopped after each test. */
@@ -91,10 +116,29 @@ export function makeContractKit(h: ProviderContractHarness) {
     }
   }
 
-  const untilStopped = (s: ManagedSandbox, ms: number) =>
-    waitFor(`sandbox ${s.id} to stop`, () => s.status === "stopped" || undefined, ms);
+  /** The sandbox as its provider sees it now (a remote handle shows its last answer). */
+  const fresh = async (s: ManagedSandbox) =>
+    h.kind === "host-directory" ? s : await provider.get(s.id);
 
-  return { h, provider, created, create, text, sh, startTree, expectDead, untilStopped };
+  const untilStopped = (s: ManagedSandbox, ms: number) =>
+    waitFor(
+      `sandbox ${s.id} to stop`,
+      async () => (await fresh(s)).status === "stopped" || undefined,
+      ms,
+    );
+
+  return {
+    h,
+    provider,
+    created,
+    create,
+    text,
+    sh,
+    startTree,
+    expectDead,
+    fresh,
+    untilStopped,
+  };
 }
 
 export type ContractKit = ReturnType<typeof makeContractKit>;

@@ -33,7 +33,8 @@ export function describeProviderContract(h: ProviderContractHarness): void {
 }
 
 function lifecycleContract(kit: ContractKit): void {
-  const { h, provider, created, create, text, sh, startTree, expectDead, untilStopped } = kit;
+  const { h, provider, created, create, text, sh, startTree, expectDead, fresh, untilStopped } =
+    kit;
 
   it("creates a sandbox, runs commands in its root and reads and writes files", async () => {
     const s = await create({ labels: { instance: "contract" } });
@@ -49,7 +50,8 @@ function lifecycleContract(kit: ContractKit): void {
       s,
       `echo "\${CLAWRUN_CONTRACT_SECRET:-unset} $${portEnvName(3000)}"`,
     ).finally(() => delete process.env.CLAWRUN_CONTRACT_SECRET);
-    expect(env.stdout).toBe(`unset ${s.baseEnv[portEnvName(3000)] ?? ""}\n`);
+    const given = { ...s.baseEnv, ...(await h.platformEnv?.(s)) };
+    expect(env.stdout).toBe(`unset ${given[portEnvName(3000)] ?? ""}\n`);
 
     await s.writeFiles([
       { path: "notes/a.txt", content: "alpha" },
@@ -102,7 +104,7 @@ function lifecycleContract(kit: ContractKit): void {
     expect(s.timeout).toBe(3 * h.ttlMs);
     // Well past the original deadline, well before the extended one.
     await new Promise((r) => setTimeout(r, s.createdAt + 1.6 * h.ttlMs - Date.now()));
-    expect(s.status).toBe("running");
+    expect((await fresh(s)).status).toBe("running");
     expect(await fetchText(s.domain(3000))).toBe("pong");
     await untilStopped(s, 3 * h.ttlMs + 15_000);
     expect(Date.now()).toBeGreaterThanOrEqual(s.createdAt + 3 * h.ttlMs);
@@ -136,9 +138,9 @@ function lifecycleContract(kit: ContractKit): void {
     ]);
     expect(again.domain(3000)).toBe(s.domain(3000));
     await s.extendTimeout(1_000);
-    expect(again.timeout).toBe(121_000);
+    expect((await fresh(again)).timeout).toBe(121_000);
     await s.stop();
-    expect(again.status).toBe("stopped");
+    expect((await fresh(again)).status).toBe("stopped");
     const listed = (await h.makeProvider().list()).find((x) => x.id === s.id);
     expect(listed).toMatchObject({ status: "stopped", labels: { who: "restart" } });
   });

@@ -14,6 +14,7 @@ const fixture = join(__dirname, "..", "..", "fixtures", "create-and-exit.ts");
 
 describeProviderContract({
   name: "local",
+  kind: "host-directory",
   makeProvider: () =>
     new LocalProvider({ stateDir, logger: pino({ level: "silent" }), ...timings }),
   createFromAnotherProcess: (create, setup) =>

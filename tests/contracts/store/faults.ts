@@ -17,29 +17,29 @@ const CORRUPTIONS: Record<
   { write(s: Store): Promise<unknown>; read: ((s: Store) => Promise<unknown>)[] }
 > = {
   state: {
-    write: (s) => s.compareAndSetState(0, state()),
-    read: [(s) => s.getState(), (s) => s.recordHeartbeat(heartbeat())],
+    write: (s) => s.state.compareAndSet(0, state()),
+    read: [(s) => s.state.get(), (s) => s.heartbeats.record(heartbeat())],
   },
   heartbeat: {
-    write: (s) => s.recordHeartbeat(heartbeat({ sandboxId: CORRUPT_IDS.sandboxId })),
-    read: [(s) => s.getHeartbeat(CORRUPT_IDS.sandboxId)],
+    write: (s) => s.heartbeats.record(heartbeat({ sandboxId: CORRUPT_IDS.sandboxId })),
+    read: [(s) => s.heartbeats.get(CORRUPT_IDS.sandboxId)],
   },
-  events: { write: (s) => s.appendEvent(event()), read: [(s) => s.listEvents(10)] },
+  events: { write: (s) => s.events.append(event()), read: [(s) => s.events.list(10)] },
   intervals: {
-    write: (s) => s.recordAwakeInterval({ sandboxId: "sb-1", start: 1, end: 2 }),
-    read: [(s) => s.listAwakeIntervals(0)],
+    write: (s) => s.awake.record({ sandboxId: "sb-1", start: 1, end: 2 }),
+    read: [(s) => s.awake.list(0)],
   },
   inbox: {
-    write: (s) => s.enqueue(message(CORRUPT_IDS.messageId)),
+    write: (s) => s.inbox.enqueue(message(CORRUPT_IDS.messageId)),
     read: [
-      (s) => s.listPending(10),
-      (s) => s.claim(Date.now(), 1_000, 10),
-      (s) => s.enqueue(message(CORRUPT_IDS.messageId)),
+      (s) => s.inbox.listPending(10),
+      (s) => s.inbox.claim(Date.now(), 1_000, 10),
+      (s) => s.inbox.enqueue(message(CORRUPT_IDS.messageId)),
     ],
   },
   schedule: {
-    write: (s) => s.setSchedule({ nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] }),
-    read: [(s) => s.getSchedule()],
+    write: (s) => s.schedule.set({ nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] }),
+    read: [(s) => s.schedule.get()],
   },
 };
 
@@ -98,7 +98,7 @@ export function faultsContract(ctx: ContractContext): void {
       const stores = spread(instance);
       const grants = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          stores[i % stores.length]?.acquireLock("lifecycle", `owner-${i}`, 60_000),
+          stores[i % stores.length]?.locks.acquire("lifecycle", `owner-${i}`, 60_000),
         ),
       );
       expect(grants.filter((g) => g != null)).toHaveLength(1);
@@ -106,20 +106,20 @@ export function faultsContract(ctx: ContractContext): void {
 
     it("loses no update among 50 compare-and-set increments that retry on conflict", async () => {
       const { store, instance } = ctx.open("race-cas");
-      await store.compareAndSetState(0, state({ since: 0 }));
+      await store.state.compareAndSet(0, state({ since: 0 }));
       const stores = spread(instance);
       let conflicts = 0;
       const increment = async (s: Store) => {
         for (;;) {
-          const current = await s.getState();
+          const current = await s.state.get();
           if (!current) throw new Error("state vanished");
           const next = state({ since: current.value.since + 1 });
-          if ((await s.compareAndSetState(current.version, next)).ok) return;
+          if ((await s.state.compareAndSet(current.version, next)).ok) return;
           conflicts++;
         }
       };
       await Promise.all(Array.from({ length: 50 }, (_, i) => increment(stores[i % 5] as Store)));
-      const final = await store.getState();
+      const final = await store.state.get();
       expect(final?.value.since).toBe(50);
       expect(final?.version).toBe(51);
       // The race was real: some writers had to retry.
@@ -131,20 +131,22 @@ export function faultsContract(ctx: ContractContext): void {
       const stores = spread(instance);
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          (stores[i % 5] as Store).enqueue(message("same", { text: `copy ${i}` })),
+          (stores[i % 5] as Store).inbox.enqueue(message("same", { text: `copy ${i}` })),
         ),
       );
       expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
-      expect(await store.countInbox()).toEqual({ pending: 1, dead: 0 });
+      expect(await store.inbox.count()).toEqual({ pending: 1, dead: 0 });
     });
 
     it("never hands one message to two concurrent claimers", async () => {
       const { store, instance } = ctx.open("race-claim");
       for (let i = 0; i < 20; i++)
-        await store.enqueue(message(`m-${i}`, { conversation: `c-${i}` }));
+        await store.inbox.enqueue(message(`m-${i}`, { conversation: `c-${i}` }));
       const stores = spread(instance);
       const batches = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (stores[i % 5] as Store).claim(Date.now(), 60_000, 3)),
+        Array.from({ length: 10 }, (_, i) =>
+          (stores[i % 5] as Store).inbox.claim(Date.now(), 60_000, 3),
+        ),
       );
       const claimed = batches.flat().map((m) => m.id);
       expect(new Set(claimed).size).toBe(claimed.length);

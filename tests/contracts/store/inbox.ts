@@ -9,7 +9,7 @@ export function inboxContract(ctx: ContractContext): void {
   describe("inbox", () => {
     it("stores a message with store-assigned fields and lists pending in arrival order", async () => {
       const { store } = ctx.open("inbox");
-      const { duplicate, message: stored } = await store.enqueue(message("m-1"));
+      const { duplicate, message: stored } = await store.inbox.enqueue(message("m-1"));
       expect(duplicate).toBe(false);
       expect(stored).toEqual({
         ...message("m-1"),
@@ -19,143 +19,151 @@ export function inboxContract(ctx: ContractContext): void {
         notBefore: 0,
         claimedUntil: 0,
       });
-      for (const id of ["m-2", "m-3", "m-4"]) await store.enqueue(message(id));
-      const pending = await store.listPending(10);
+      for (const id of ["m-2", "m-3", "m-4"]) await store.inbox.enqueue(message(id));
+      const pending = await store.inbox.listPending(10);
       expect(ids(pending)).toEqual(["m-1", "m-2", "m-3", "m-4"]);
       const seqs = pending.map((m) => m.seq);
       expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
       expect(new Set(seqs).size).toBe(4);
-      expect(ids(await store.listPending(2))).toEqual(["m-1", "m-2"]);
-      expect(await store.countInbox()).toEqual({ pending: 4, dead: 0 });
+      expect(ids(await store.inbox.listPending(2))).toEqual(["m-1", "m-2"]);
+      expect(await store.inbox.count()).toEqual({ pending: 4, dead: 0 });
     });
 
     it("stores a deduplicated id once and returns the earlier message", async () => {
       const { store } = ctx.open("dedupe");
-      const first = await store.enqueue(message("m-1"));
-      const again = await store.enqueue(message("m-1", { text: "different" }));
+      const first = await store.inbox.enqueue(message("m-1"));
+      const again = await store.inbox.enqueue(message("m-1", { text: "different" }));
       expect(again).toEqual({ duplicate: true, message: first.message });
-      expect(await store.countInbox()).toEqual({ pending: 1, dead: 0 });
+      expect(await store.inbox.count()).toEqual({ pending: 1, dead: 0 });
     });
 
     it("remembers an acknowledged id for the dedupe window, then forgets it", async () => {
       const { store } = ctx.open("dedupe-window", { dedupeWindowMs: 600 });
-      await store.enqueue(message("m-1"));
-      await store.claim(Date.now(), 1_000, 10);
-      expect(await store.ack("m-1")).toBe(true);
-      expect(await store.ack("m-1")).toBe(false);
-      expect(await store.enqueue(message("m-1"))).toEqual({ duplicate: true, message: null });
-      expect(await store.countInbox()).toEqual({ pending: 0, dead: 0 });
+      await store.inbox.enqueue(message("m-1"));
+      await store.inbox.claim(Date.now(), 1_000, 10);
+      expect(await store.inbox.ack("m-1")).toBe(true);
+      expect(await store.inbox.ack("m-1")).toBe(false);
+      expect(await store.inbox.enqueue(message("m-1"))).toEqual({ duplicate: true, message: null });
+      expect(await store.inbox.count()).toEqual({ pending: 0, dead: 0 });
       await sleep(700);
-      expect((await store.enqueue(message("m-1"))).duplicate).toBe(false);
-      expect(await store.countInbox()).toEqual({ pending: 1, dead: 0 });
+      expect((await store.inbox.enqueue(message("m-1"))).duplicate).toBe(false);
+      expect(await store.inbox.count()).toEqual({ pending: 1, dead: 0 });
     });
 
     it("hides a claimed message until its visibility timeout ends", async () => {
       const { store } = ctx.open("visibility");
-      await store.enqueue(message("m-1"));
+      await store.inbox.enqueue(message("m-1"));
       const t0 = 1_000_000;
-      const [claimed] = await store.claim(t0, 1_000, 10);
+      const [claimed] = await store.inbox.claim(t0, 1_000, 10);
       expect(claimed).toMatchObject({ id: "m-1", claimedUntil: t0 + 1_000, attempts: 0 });
-      expect(await store.claim(t0 + 999, 1_000, 10)).toEqual([]);
-      const [reclaimed] = await store.claim(t0 + 1_000, 1_000, 10);
+      expect(await store.inbox.claim(t0 + 999, 1_000, 10)).toEqual([]);
+      const [reclaimed] = await store.inbox.claim(t0 + 1_000, 1_000, 10);
       expect(reclaimed).toMatchObject({ id: "m-1", claimedUntil: t0 + 2_000, attempts: 0 });
       // Still pending (claimed is not delivered) until acknowledged.
-      expect(ids(await store.listPending(10))).toEqual(["m-1"]);
-      expect(await store.ack("m-1")).toBe(true);
-      expect(await store.listPending(10)).toEqual([]);
+      expect(ids(await store.inbox.listPending(10))).toEqual(["m-1"]);
+      expect(await store.inbox.ack("m-1")).toBe(true);
+      expect(await store.inbox.listPending(10)).toEqual([]);
     });
 
     it("releases a claim without counting an attempt, keeping its place", async () => {
       const { store } = ctx.open("release");
-      await store.enqueue(message("m-1"));
-      await store.enqueue(message("m-2"));
+      await store.inbox.enqueue(message("m-1"));
+      await store.inbox.enqueue(message("m-2"));
       const t0 = 1_000_000;
-      expect(ids(await store.claim(t0, 60_000, 1))).toEqual(["m-1"]);
-      expect(await store.release("m-1")).toBe(true);
-      const again = await store.claim(t0 + 1, 60_000, 10);
+      expect(ids(await store.inbox.claim(t0, 60_000, 1))).toEqual(["m-1"]);
+      expect(await store.inbox.release("m-1")).toBe(true);
+      const again = await store.inbox.claim(t0 + 1, 60_000, 10);
       expect(again.map((m) => [m.id, m.attempts])).toEqual([
         ["m-1", 0],
         ["m-2", 0],
       ]);
-      expect(await store.release("never-queued")).toBe(false);
-      await store.ack("m-1");
-      expect(await store.release("m-1")).toBe(false);
+      expect(await store.inbox.release("never-queued")).toBe(false);
+      await store.inbox.ack("m-1");
+      expect(await store.inbox.release("m-1")).toBe(false);
     });
 
     it("claims in arrival order up to the limit", async () => {
       const { store } = ctx.open("claim-limit");
       for (let i = 1; i <= 5; i++)
-        await store.enqueue(message(`m-${i}`, { conversation: `c-${i}` }));
-      expect(await store.claim(1_000, 1_000, 0)).toEqual([]);
-      expect(ids(await store.claim(1_000, 1_000, 2))).toEqual(["m-1", "m-2"]);
-      expect(ids(await store.claim(1_000, 1_000, 10))).toEqual(["m-3", "m-4", "m-5"]);
+        await store.inbox.enqueue(message(`m-${i}`, { conversation: `c-${i}` }));
+      expect(await store.inbox.claim(1_000, 1_000, 0)).toEqual([]);
+      expect(ids(await store.inbox.claim(1_000, 1_000, 2))).toEqual(["m-1", "m-2"]);
+      expect(ids(await store.inbox.claim(1_000, 1_000, 10))).toEqual(["m-3", "m-4", "m-5"]);
     });
 
     it("keeps per-conversation order: a conversation waits while its earliest message cannot be claimed", async () => {
       const { store } = ctx.open("order");
       const conv = { a1: "A", b1: "B", a2: "A", b2: "B" } as const;
       for (const [id, conversation] of Object.entries(conv)) {
-        await store.enqueue(message(id, { conversation }));
+        await store.inbox.enqueue(message(id, { conversation }));
       }
       const t0 = 1_000_000;
-      expect(ids(await store.claim(t0, 5_000, 1))).toEqual(["a1"]);
+      expect(ids(await store.inbox.claim(t0, 5_000, 1))).toEqual(["a1"]);
       // a1 is claimed elsewhere, so a2 must wait; B's messages come in order in one batch.
-      expect(ids(await store.claim(t0, 5_000, 10))).toEqual(["b1", "b2"]);
-      expect(await store.fail("a1", "timeout", { maxAttempts: 5, retryAt: t0 + 1_000 })).toBe(
+      expect(ids(await store.inbox.claim(t0, 5_000, 10))).toEqual(["b1", "b2"]);
+      expect(await store.inbox.fail("a1", "timeout", { maxAttempts: 5, retryAt: t0 + 1_000 })).toBe(
         "retry",
       );
       // a1 now waits for its retry time: A stays blocked.
-      expect(await store.claim(t0 + 10, 5_000, 10)).toEqual([]);
-      expect(ids(await store.claim(t0 + 1_000, 5_000, 10))).toEqual(["a1", "a2"]);
+      expect(await store.inbox.claim(t0 + 10, 5_000, 10)).toEqual([]);
+      expect(ids(await store.inbox.claim(t0 + 1_000, 5_000, 10))).toEqual(["a1", "a2"]);
     });
 
     it("retries a failed message at retryAt and dead-letters it after maxAttempts", async () => {
       const { store } = ctx.open("fail");
-      await store.enqueue(message("m-1"));
+      await store.inbox.enqueue(message("m-1"));
       const t0 = 1_000_000;
-      await store.claim(t0, 1_000, 10);
-      expect(await store.fail("m-1", "e1", { maxAttempts: 3, retryAt: t0 + 100 })).toBe("retry");
-      expect((await store.listPending(10))[0]).toMatchObject({
+      await store.inbox.claim(t0, 1_000, 10);
+      expect(await store.inbox.fail("m-1", "e1", { maxAttempts: 3, retryAt: t0 + 100 })).toBe(
+        "retry",
+      );
+      expect((await store.inbox.listPending(10))[0]).toMatchObject({
         attempts: 1,
         lastError: "e1",
         notBefore: t0 + 100,
         claimedUntil: 0,
       });
-      expect(await store.claim(t0 + 99, 1_000, 10)).toEqual([]);
-      expect(ids(await store.claim(t0 + 100, 1_000, 10))).toEqual(["m-1"]);
-      expect(await store.fail("m-1", "e2", { maxAttempts: 3, retryAt: t0 + 200 })).toBe("retry");
-      expect(await store.fail("m-1", "e3", { maxAttempts: 3, retryAt: t0 + 300 })).toBe("dead");
-      expect(await store.countInbox()).toEqual({ pending: 0, dead: 1 });
-      expect(await store.listPending(10)).toEqual([]);
-      expect(await store.listDead(10)).toEqual([
+      expect(await store.inbox.claim(t0 + 99, 1_000, 10)).toEqual([]);
+      expect(ids(await store.inbox.claim(t0 + 100, 1_000, 10))).toEqual(["m-1"]);
+      expect(await store.inbox.fail("m-1", "e2", { maxAttempts: 3, retryAt: t0 + 200 })).toBe(
+        "retry",
+      );
+      expect(await store.inbox.fail("m-1", "e3", { maxAttempts: 3, retryAt: t0 + 300 })).toBe(
+        "dead",
+      );
+      expect(await store.inbox.count()).toEqual({ pending: 0, dead: 1 });
+      expect(await store.inbox.listPending(10)).toEqual([]);
+      expect(await store.inbox.listDead(10)).toEqual([
         expect.objectContaining({ id: "m-1", attempts: 3, lastError: "e3", claimedUntil: 0 }),
       ]);
-      expect(await store.claim(t0 + 10_000, 1_000, 10)).toEqual([]);
+      expect(await store.inbox.claim(t0 + 10_000, 1_000, 10)).toEqual([]);
       // Dead is not pending: neither fail nor ack applies; the id still dedupes.
-      expect(await store.fail("m-1", "e4", { maxAttempts: 3, retryAt: 0 })).toBe("missing");
-      expect(await store.ack("m-1")).toBe(false);
-      expect((await store.enqueue(message("m-1"))).duplicate).toBe(true);
-      expect(await store.fail("unknown", "e", { maxAttempts: 3, retryAt: 0 })).toBe("missing");
+      expect(await store.inbox.fail("m-1", "e4", { maxAttempts: 3, retryAt: 0 })).toBe("missing");
+      expect(await store.inbox.ack("m-1")).toBe(false);
+      expect((await store.inbox.enqueue(message("m-1"))).duplicate).toBe(true);
+      expect(await store.inbox.fail("unknown", "e", { maxAttempts: 3, retryAt: 0 })).toBe(
+        "missing",
+      );
     });
 
     it("lists dead letters newest first and retries them at their original place", async () => {
       const { store } = ctx.open("dead");
       for (const id of ["m-1", "m-2", "m-3"])
-        await store.enqueue(message(id, { conversation: id }));
-      const before = await store.listPending(10);
-      expect(await store.fail("m-1", "x", { maxAttempts: 1, retryAt: 0 })).toBe("dead");
-      expect(await store.fail("m-2", "y", { maxAttempts: 1, retryAt: 0 })).toBe("dead");
-      expect(ids(await store.listDead(10))).toEqual(["m-2", "m-1"]);
-      expect(ids(await store.listDead(1))).toEqual(["m-2"]);
+        await store.inbox.enqueue(message(id, { conversation: id }));
+      const before = await store.inbox.listPending(10);
+      expect(await store.inbox.fail("m-1", "x", { maxAttempts: 1, retryAt: 0 })).toBe("dead");
+      expect(await store.inbox.fail("m-2", "y", { maxAttempts: 1, retryAt: 0 })).toBe("dead");
+      expect(ids(await store.inbox.listDead(10))).toEqual(["m-2", "m-1"]);
+      expect(ids(await store.inbox.listDead(1))).toEqual(["m-2"]);
 
-      expect(await store.retryDead("m-1")).toBe(true);
-      expect(await store.retryDead("m-1")).toBe(false);
-      expect(await store.retryDead("unknown")).toBe(false);
-      const pending = await store.listPending(10);
+      expect(await store.inbox.retryDead("m-1")).toBe(true);
+      expect(await store.inbox.retryDead("m-1")).toBe(false);
+      expect(await store.inbox.retryDead("unknown")).toBe(false);
+      const pending = await store.inbox.listPending(10);
       expect(ids(pending)).toEqual(["m-1", "m-3"]);
       expect(pending[0]).toMatchObject({ seq: before[0]?.seq, attempts: 0, notBefore: 0 });
-      expect(await store.countInbox()).toEqual({ pending: 2, dead: 1 });
-      expect(ids(await store.claim(Date.now(), 1_000, 10))).toEqual(["m-1", "m-3"]);
+      expect(await store.inbox.count()).toEqual({ pending: 2, dead: 1 });
+      expect(ids(await store.inbox.claim(Date.now(), 1_000, 10))).toEqual(["m-1", "m-3"]);
     });
   });
 }

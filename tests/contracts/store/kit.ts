@@ -2,6 +2,7 @@ import type { NewLifecycleEvent } from "../../../src/server/domain/events";
 import type { StoredHeartbeat } from "../../../src/server/domain/heartbeat-record";
 import type { NewInboxMessage } from "../../../src/server/domain/inbox-message";
 import type { InstanceState } from "../../../src/server/domain/instance-state";
+import { INITIAL_STATE } from "../../../src/server/sandbox/state-cell";
 import type { Store, StoreOptions } from "../../../src/server/store/types";
 
 /** What the contract suite needs from each adapter's test setup. */
@@ -33,17 +34,14 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function state(overrides: Partial<InstanceState> = {}): InstanceState {
   return {
+    ...INITIAL_STATE,
     status: "running",
     since: 1_000,
     reason: "test",
     sandboxId: "sb-1",
     sandboxCreatedAt: 900,
     ttlDeadline: 5_000,
-    snapshotId: null,
-    error: null,
-    hooksRegistered: false,
     lastExtend: { at: 950, reason: "grace" },
-    cronDueAt: null,
     ...overrides,
   };
 }
@@ -88,36 +86,39 @@ export function message(id: string, overrides: Partial<NewInboxMessage> = {}): N
 }
 
 /** Every operation of the port, each called once; the type forces new operations to be listed. */
-export const EVERY_OPERATION: Record<
-  Exclude<keyof Store, "kind" | "description" | "close">,
-  (s: Store) => Promise<unknown>
-> = {
+type Ports = Omit<Store, "kind" | "description" | "close" | "ping">;
+type OperationName =
+  | "ping"
+  | { [K in keyof Ports]: `${K & string}.${keyof Ports[K] & string}` }[keyof Ports];
+
+export const EVERY_OPERATION: Record<OperationName, (s: Store) => Promise<unknown>> = {
   ping: (s) => s.ping(),
-  getState: (s) => s.getState(),
-  compareAndSetState: (s) => s.compareAndSetState(0, state()),
-  acquireLock: (s) => s.acquireLock("lifecycle", "owner", 1_000),
-  renewLock: (s) => s.renewLock("lifecycle", "owner", 1_000),
-  releaseLock: (s) => s.releaseLock("lifecycle", "owner"),
-  recordHeartbeat: (s) => s.recordHeartbeat(heartbeat()),
-  getHeartbeat: (s) => s.getHeartbeat("sb-1"),
-  appendEvent: (s) => s.appendEvent(event()),
-  listEvents: (s) => s.listEvents(10),
-  recordAwakeInterval: (s) => s.recordAwakeInterval({ sandboxId: "sb-1", start: 1, end: 2 }),
-  listAwakeIntervals: (s) => s.listAwakeIntervals(0),
-  enqueue: (s) => s.enqueue(message("m-1")),
-  listPending: (s) => s.listPending(10),
-  claim: (s) => s.claim(Date.now(), 1_000, 10),
-  ack: (s) => s.ack("m-1"),
-  release: (s) => s.release("m-1"),
-  fail: (s) => s.fail("m-1", "boom", { maxAttempts: 3, retryAt: 0 }),
-  listDead: (s) => s.listDead(10),
-  retryDead: (s) => s.retryDead("m-1"),
-  countInbox: (s) => s.countInbox(),
-  getSchedule: (s) => s.getSchedule(),
-  setSchedule: (s) => s.setSchedule({ nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] }),
-  kvGet: (s) => s.kvGet("k"),
-  kvSet: (s) => s.kvSet("k", "v", 1_000),
-  kvDelete: (s) => s.kvDelete("k"),
-  hit: (s) => s.hit("k", 1_000),
-  readHits: (s) => s.readHits("k"),
+  "state.get": (s) => s.state.get(),
+  "state.compareAndSet": (s) => s.state.compareAndSet(0, state()),
+  "locks.acquire": (s) => s.locks.acquire("lifecycle", "owner", 1_000),
+  "locks.renew": (s) => s.locks.renew("lifecycle", "owner", 1_000),
+  "locks.release": (s) => s.locks.release("lifecycle", "owner"),
+  "heartbeats.record": (s) => s.heartbeats.record(heartbeat()),
+  "heartbeats.get": (s) => s.heartbeats.get("sb-1"),
+  "events.append": (s) => s.events.append(event()),
+  "events.list": (s) => s.events.list(10),
+  "awake.record": (s) => s.awake.record({ sandboxId: "sb-1", start: 1, end: 2 }),
+  "awake.list": (s) => s.awake.list(0),
+  "inbox.enqueue": (s) => s.inbox.enqueue(message("m-1")),
+  "inbox.listPending": (s) => s.inbox.listPending(10),
+  "inbox.claim": (s) => s.inbox.claim(Date.now(), 1_000, 10),
+  "inbox.ack": (s) => s.inbox.ack("m-1"),
+  "inbox.release": (s) => s.inbox.release("m-1"),
+  "inbox.fail": (s) => s.inbox.fail("m-1", "boom", { maxAttempts: 3, retryAt: 0 }),
+  "inbox.listDead": (s) => s.inbox.listDead(10),
+  "inbox.retryDead": (s) => s.inbox.retryDead("m-1"),
+  "inbox.count": (s) => s.inbox.count(),
+  "schedule.get": (s) => s.schedule.get(),
+  "schedule.set": (s) =>
+    s.schedule.set({ nextDueAt: null, nextJob: null, lastRun: {}, agentJobs: [] }),
+  "kv.get": (s) => s.kv.get("k"),
+  "kv.set": (s) => s.kv.set("k", "v", 1_000),
+  "kv.delete": (s) => s.kv.delete("k"),
+  "counters.hit": (s) => s.counters.hit("k", 1_000),
+  "counters.read": (s) => s.counters.read("k"),
 };

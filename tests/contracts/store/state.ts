@@ -7,31 +7,31 @@ export function stateContract(ctx: ContractContext): void {
   describe("instance state", () => {
     it("is null until written, then versioned by compare-and-set", async () => {
       const { store } = ctx.open("state");
-      expect(await store.getState()).toBeNull();
-      expect(await store.compareAndSetState(0, state())).toEqual({ ok: true, version: 1 });
-      expect(await store.getState()).toEqual({ version: 1, value: state() });
+      expect(await store.state.get()).toBeNull();
+      expect(await store.state.compareAndSet(0, state())).toEqual({ ok: true, version: 1 });
+      expect(await store.state.get()).toEqual({ version: 1, value: state() });
       const next = state({ status: "sleeping", sandboxId: null, lastExtend: null });
-      expect(await store.compareAndSetState(1, next)).toEqual({ ok: true, version: 2 });
-      expect(await store.getState()).toEqual({ version: 2, value: next });
+      expect(await store.state.compareAndSet(1, next)).toEqual({ ok: true, version: 2 });
+      expect(await store.state.get()).toEqual({ version: 2, value: next });
     });
 
     it("refuses a stale writer and reports the current value without changing it", async () => {
       const { store } = ctx.open("cas");
-      await store.compareAndSetState(0, state({ reason: "first" }));
-      expect(await store.compareAndSetState(0, state({ reason: "stale" }))).toEqual({
+      await store.state.compareAndSet(0, state({ reason: "first" }));
+      expect(await store.state.compareAndSet(0, state({ reason: "stale" }))).toEqual({
         ok: false,
         current: { version: 1, value: state({ reason: "first" }) },
       });
-      expect(await store.compareAndSetState(7, state({ reason: "future" }))).toMatchObject({
+      expect(await store.state.compareAndSet(7, state({ reason: "future" }))).toMatchObject({
         ok: false,
       });
-      expect(await store.getState()).toEqual({ version: 1, value: state({ reason: "first" }) });
+      expect(await store.state.get()).toEqual({ version: 1, value: state({ reason: "first" }) });
     });
 
     it("reports a conflict with current null when the expected version was never written", async () => {
       const { store } = ctx.open("cas-null");
-      expect(await store.compareAndSetState(3, state())).toEqual({ ok: false, current: null });
-      expect(await store.getState()).toBeNull();
+      expect(await store.state.compareAndSet(3, state())).toEqual({ ok: false, current: null });
+      expect(await store.state.get()).toBeNull();
     });
   });
 
@@ -39,40 +39,40 @@ export function stateContract(ctx: ContractContext): void {
     it("grants a free lock with a fence and refuses another owner at once", async () => {
       const { store } = ctx.open("lock");
       const before = Date.now();
-      const grant = await store.acquireLock("lifecycle", "a", 60_000);
+      const grant = await store.locks.acquire("lifecycle", "a", 60_000);
       expect(grant).toMatchObject({ name: "lifecycle", owner: "a" });
       expect(grant?.fence).toBeGreaterThan(0);
       expect(grant?.expiresAt).toBeGreaterThanOrEqual(before + 60_000 - 1);
       // Held for a minute: a blocking acquire would time the test out instead of returning null.
-      expect(await store.acquireLock("lifecycle", "b", 60_000)).toBeNull();
-      expect(await store.acquireLock("other", "b", 60_000)).not.toBeNull();
+      expect(await store.locks.acquire("lifecycle", "b", 60_000)).toBeNull();
+      expect(await store.locks.acquire("other", "b", 60_000)).not.toBeNull();
     });
 
     it("renews and releases only for the owner", async () => {
       const { store } = ctx.open("lock-owner");
-      await store.acquireLock("l", "a", 60_000);
-      expect(await store.renewLock("l", "b", 60_000)).toBe(false);
-      expect(await store.releaseLock("l", "b")).toBe(false);
-      expect(await store.acquireLock("l", "b", 60_000)).toBeNull();
-      expect(await store.renewLock("l", "a", 60_000)).toBe(true);
-      expect(await store.releaseLock("l", "a")).toBe(true);
-      expect(await store.releaseLock("l", "a")).toBe(false);
-      expect(await store.renewLock("l", "a", 60_000)).toBe(false);
-      expect(await store.acquireLock("l", "b", 60_000)).toMatchObject({ owner: "b" });
+      await store.locks.acquire("l", "a", 60_000);
+      expect(await store.locks.renew("l", "b", 60_000)).toBe(false);
+      expect(await store.locks.release("l", "b")).toBe(false);
+      expect(await store.locks.acquire("l", "b", 60_000)).toBeNull();
+      expect(await store.locks.renew("l", "a", 60_000)).toBe(true);
+      expect(await store.locks.release("l", "a")).toBe(true);
+      expect(await store.locks.release("l", "a")).toBe(false);
+      expect(await store.locks.renew("l", "a", 60_000)).toBe(false);
+      expect(await store.locks.acquire("l", "b", 60_000)).toMatchObject({ owner: "b" });
     });
 
     it("increases the fence on every acquisition, across release", async () => {
       const { store } = ctx.open("fence");
       const fences: number[] = [];
       for (const owner of ["a", "b", "a"]) {
-        const grant = await store.acquireLock("l", owner, 60_000);
+        const grant = await store.locks.acquire("l", owner, 60_000);
         fences.push(grant?.fence ?? -1);
-        await store.releaseLock("l", owner);
+        await store.locks.release("l", owner);
       }
-      const again = await store.acquireLock("l", "c", 60_000);
+      const again = await store.locks.acquire("l", "c", 60_000);
       fences.push(again?.fence ?? -1);
       // The same owner acquiring again is a new acquisition with a new fence.
-      fences.push((await store.acquireLock("l", "c", 60_000))?.fence ?? -1);
+      fences.push((await store.locks.acquire("l", "c", 60_000))?.fence ?? -1);
       for (let i = 1; i < fences.length; i++) {
         expect(fences[i]).toBeGreaterThan(fences[i - 1] ?? Number.POSITIVE_INFINITY);
       }
@@ -80,25 +80,25 @@ export function stateContract(ctx: ContractContext): void {
 
     it("lets the next owner in after the lease expires, with a larger fence", async () => {
       const { store } = ctx.open("lease");
-      const first = await store.acquireLock("l", "crashed", 300);
-      expect(await store.acquireLock("l", "next", 5_000)).toBeNull();
+      const first = await store.locks.acquire("l", "crashed", 300);
+      expect(await store.locks.acquire("l", "next", 5_000)).toBeNull();
       await sleep(450);
-      const second = await store.acquireLock("l", "next", 5_000);
+      const second = await store.locks.acquire("l", "next", 5_000);
       expect(second?.owner).toBe("next");
       expect(second?.fence).toBeGreaterThan(first?.fence ?? Number.POSITIVE_INFINITY);
       // The crashed holder lost it: it can neither renew nor release.
-      expect(await store.renewLock("l", "crashed", 5_000)).toBe(false);
-      expect(await store.releaseLock("l", "crashed")).toBe(false);
+      expect(await store.locks.renew("l", "crashed", 5_000)).toBe(false);
+      expect(await store.locks.release("l", "crashed")).toBe(false);
     });
 
     it("keeps a renewed lease alive past its original expiry", async () => {
       const { store } = ctx.open("renew");
-      await store.acquireLock("l", "a", 400);
+      await store.locks.acquire("l", "a", 400);
       await sleep(100);
-      expect(await store.renewLock("l", "a", 3_000)).toBe(true);
+      expect(await store.locks.renew("l", "a", 3_000)).toBe(true);
       await sleep(450); // past the original lease
 
-      expect(await store.acquireLock("l", "b", 1_000)).toBeNull();
+      expect(await store.locks.acquire("l", "b", 1_000)).toBeNull();
     });
   });
 
@@ -106,44 +106,44 @@ export function stateContract(ctx: ContractContext): void {
     it("records the newest heartbeat per sandbox and returns the state in the same call", async () => {
       const { store } = ctx.open("hb");
       // The cron due time travels with the state (the heartbeat's cron reason reads it).
-      await store.compareAndSetState(0, state({ cronDueAt: 123_456 }));
-      expect((await store.getState())?.value.cronDueAt).toBe(123_456);
-      await store.compareAndSetState(1, state());
-      expect(await store.getHeartbeat("sb-1")).toBeNull();
-      expect(await store.recordHeartbeat(heartbeat())).toEqual({
+      await store.state.compareAndSet(0, state({ cronDueAt: 123_456 }));
+      expect((await store.state.get())?.value.cronDueAt).toBe(123_456);
+      await store.state.compareAndSet(1, state());
+      expect(await store.heartbeats.get("sb-1")).toBeNull();
+      expect(await store.heartbeats.record(heartbeat())).toEqual({
         fresh: true,
         previous: null,
         state: { version: 2, value: state() },
       });
-      expect(await store.getHeartbeat("sb-1")).toEqual(heartbeat());
+      expect(await store.heartbeats.get("sb-1")).toEqual(heartbeat());
 
       const newer = heartbeat({ sentAt: 11_000, daemonRestarts: 1 });
-      expect(await store.recordHeartbeat(newer)).toEqual({
+      expect(await store.heartbeats.record(newer)).toEqual({
         fresh: true,
         previous: heartbeat(),
         state: { version: 2, value: state() },
       });
-      expect(await store.getHeartbeat("sb-1")).toEqual(newer);
-      expect(await store.getHeartbeat("sb-2")).toBeNull();
+      expect(await store.heartbeats.get("sb-1")).toEqual(newer);
+      expect(await store.heartbeats.get("sb-2")).toBeNull();
     });
 
     it("treats a heartbeat not newer than the stored one as a replay and changes nothing", async () => {
       const { store } = ctx.open("replay");
       const original = heartbeat({ sentAt: 20_000 });
-      await store.recordHeartbeat(original);
-      await store.compareAndSetState(0, state());
+      await store.heartbeats.record(original);
+      await store.state.compareAndSet(0, state());
       for (const sentAt of [20_000, 19_999]) {
         const replay = heartbeat({ sentAt, receivedAt: 99_999, daemonStatus: "failed" });
-        expect(await store.recordHeartbeat(replay)).toEqual({
+        expect(await store.heartbeats.record(replay)).toEqual({
           fresh: false,
           previous: original,
           state: { version: 1, value: state() },
         });
       }
-      expect(await store.getHeartbeat("sb-1")).toEqual(original);
+      expect(await store.heartbeats.get("sb-1")).toEqual(original);
       // Another sandbox has its own sequence.
       const other = heartbeat({ sandboxId: "sb-2", sentAt: 1 });
-      expect((await store.recordHeartbeat(other)).fresh).toBe(true);
+      expect((await store.heartbeats.record(other)).fresh).toBe(true);
     });
   });
 }

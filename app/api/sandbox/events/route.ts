@@ -14,5 +14,5 @@ export const GET = operatorRoute("read", async (request, ctx) => {
       `limit: expected an integer from 1 to 1000, got "${raw}"`,
     );
   }
-  return NextResponse.json({ events: await ctx.store.listEvents(limit) });
+  return NextResponse.json({ events: await ctx.store.events.list(limit) });
 });

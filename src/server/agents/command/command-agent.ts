@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { SandboxFile } from "../../providers/types";
 import { deliverOverHttp } from "../http-delivery";
 import type { Agent } from "../types";
-import type { CommandAgentConfig } from ".";
+import type { CommandAgentConfig } from "./config";
 
 /** Any daemon given in clawrun.json: how a user runs their own agent today. */
 export class CommandAgent implements Agent {

@@ -1,36 +1,11 @@
-import { z } from "zod";
-import { agentBaseShape, nonEmpty, positiveInt } from "../../../config/schema";
 import type { AgentModule } from "../types";
 import { CommandAgent } from "./command-agent";
-
-/** How a message is handed to a running daemon over HTTP. */
-const deliverySchema = z.strictObject({
-  path: z
-    .string()
-    .startsWith("/", { error: 'expected a path starting with "/"' })
-    .default("/message"),
-  /** `json`: POST {id, conversation, text}, reply read from JSON `reply`/`text` or the raw body. `text`: POST the text as text/plain. */
-  format: z.enum(["json", "text"], { error: 'expected "json" or "text"' }).default("json"),
-  timeoutMs: positiveInt().default(30_000),
-});
-
-const configSchema = z.strictObject({
-  type: z.literal("command"),
-  ...agentBaseShape,
-  command: nonEmpty("the daemon's executable (a non-empty string)"),
-  /** `{PORT}` in an argument is replaced with the port the daemon must listen on. */
-  args: z.array(z.string(), { error: "expected an array of strings" }).default([]),
-  delivery: deliverySchema.default({ path: "/message", format: "json", timeoutMs: 30_000 }),
-  /** Files copied from the project into the sandbox root before start: { "sandbox/path": "local/path" }. */
-  files: z.record(z.string(), z.string()).default({}),
-});
-
-export type CommandAgentConfig = z.output<typeof configSchema>;
+import { type CommandAgentConfig, commandConfigSchema } from "./config";
 
 /** Any HTTP daemon of your own: how a user runs their own agent. */
 export const commandAgent: AgentModule<CommandAgentConfig> = {
   name: "command",
   description: "any HTTP daemon you bring (command, args, files, delivery path)",
-  configSchema,
+  configSchema: commandConfigSchema,
   create: (config, ctx) => new CommandAgent(config, ctx.env, ctx.projectDir),
 };

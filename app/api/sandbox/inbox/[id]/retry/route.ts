@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** Moves a dead-letter message back to the inbox and delivers it (waking the agent if needed). */
 export const POST = operatorRoute<{ id: string }>("mutation", async (_req, ctx, { id }) => {
-  if (!(await ctx.store.retryDead(id)))
+  if (!(await ctx.store.inbox.retryDead(id)))
     return jsonError(404, "not_found", `no dead-letter message "${id}"`);
   return {
     response: NextResponse.json({ retried: id }, { status: 202 }),

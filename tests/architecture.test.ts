@@ -1,0 +1,204 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The house rules of docs/architecture.md, checked on the import graph of every source file
+ * (tests excluded): no cycles, and imports only in the documented direction.
+ */
+
+const ROOT = resolve(__dirname, "..");
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, dir))) {
+    const path = join(dir, entry);
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.tsx?$/.test(entry) && !/\.test\.tsx?$/.test(entry)) out.push(path);
+  }
+  return out;
+}
+
+function resolveImport(from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith("@/")) base = join(ROOT, spec.slice(2));
+  else if (spec.startsWith(".")) base = resolve(ROOT, dirname(from), spec);
+  else return null; // a package or node built-in
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(ROOT, candidate);
+  }
+  return null;
+}
+
+/** file → [imported file or bare specifier] (type-only imports count: they are dependencies too). */
+function importGraph(): Map<string, { files: string[]; packages: string[] }> {
+  const graph = new Map<string, { files: string[]; packages: string[] }>();
+  const pattern =
+    /(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  for (const file of [...sourceFiles("src"), ...sourceFiles("app")]) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const files: string[] = [];
+    const packages: string[] = [];
+    for (const m of text.matchAll(pattern)) {
+      const spec = (m[1] ?? m[2]) as string;
+      const target = resolveImport(file, spec);
+      if (target) files.push(target);
+      else if (!spec.startsWith(".") && !spec.startsWith("@/")) packages.push(spec);
+    }
+    graph.set(file, { files, packages });
+  }
+  return graph;
+}
+
+const graph = importGraph();
+
+function findCycle(): string[] | null {
+  const state = new Map<string, "visiting" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string): string[] | null => {
+    if (state.get(file) === "done") return null;
+    if (state.get(file) === "visiting") return [...stack.slice(stack.indexOf(file)), file];
+    state.set(file, "visiting");
+    stack.push(file);
+    for (const next of graph.get(file)?.files ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(file, "done");
+    return null;
+  };
+  for (const file of graph.keys()) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** Imports from files under `from` that reach into files under any of `into`. */
+function violations(from: string, into: string[], except: string[] = []): string[] {
+  const out: string[] = [];
+  for (const [file, deps] of graph) {
+    if (!file.startsWith(from) || except.some((e) => file.startsWith(e))) continue;
+    for (const dep of deps.files)
+      if (into.some((p) => dep.startsWith(p))) out.push(`${file} → ${dep}`);
+  }
+  return out;
+}
+
+const IO_PACKAGES = [
+  "node:fs",
+  "node:fs/promises",
+  "node:child_process",
+  "node:net",
+  "node:http",
+  "node:https",
+  "better-sqlite3",
+  "ioredis",
+  "@upstash/redis",
+];
+
+describe("architecture (docs/architecture.md)", () => {
+  it("has no import cycle between files", () => {
+    expect(findCycle()).toBeNull();
+  });
+
+  it("keeps the in-sandbox programs free of the server: Node built-ins and src/protocol only", () => {
+    for (const dir of ["src/sidecar/", "src/agent-echo/"]) {
+      expect(violations(dir, ["src/server/", "src/config/", "app/"])).toEqual([]);
+      for (const [file, deps] of graph) {
+        if (!file.startsWith(dir)) continue;
+        expect(
+          deps.packages.filter((p) => !p.startsWith("node:") && p !== "zod"),
+          file,
+        ).toEqual([]);
+      }
+    }
+  });
+
+  it("imports flow downwards: protocol and config never reach into the server", () => {
+    expect(violations("src/protocol/", ["src/server/", "src/config/", "app/"])).toEqual([]);
+    expect(violations("src/config/", ["src/server/", "app/"])).toEqual([]);
+    expect(violations("src/server/", ["app/"])).toEqual([]);
+  });
+
+  it("keeps the domain pure: no I/O and no other server folder", () => {
+    expect(
+      violations("src/server/domain/", ["src/server/"], []).filter(
+        (v) => !v.split(" → ")[1]?.startsWith("src/server/domain/"),
+      ),
+    ).toEqual([]);
+    for (const [file, deps] of graph) {
+      if (!file.startsWith("src/server/domain/") && !file.startsWith("src/protocol/")) continue;
+      expect(
+        deps.packages.filter((p) => IO_PACKAGES.includes(p)),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it("keeps pure decision modules free of I/O", () => {
+    const pure = [
+      "src/server/sandbox/policy.ts",
+      "src/server/sandbox/tick-policy.ts",
+      "src/server/sandbox/status-machine.ts",
+      "src/server/sandbox/retention.ts",
+      "src/server/sandbox/rest-policy.ts",
+    ];
+    for (const file of pure) {
+      const deps = graph.get(file);
+      expect(deps, file).toBeDefined();
+      expect(
+        deps?.packages.filter((p) => IO_PACKAGES.includes(p)),
+        file,
+      ).toEqual([]);
+      const impure = (deps?.files ?? []).filter(
+        (d) =>
+          !pure.includes(d) &&
+          !d.startsWith("src/server/domain/") &&
+          !d.startsWith("src/protocol/") &&
+          !d.endsWith("providers/types.ts"),
+      );
+      expect(impure, file).toEqual([]);
+    }
+  });
+
+  it("keeps the ports' adapters out of the lifecycle and the lifecycle out of them", () => {
+    expect(violations("src/server/store/", ["src/server/sandbox/", "src/server/inbox/"])).toEqual(
+      [],
+    );
+    expect(
+      violations("src/server/providers/", ["src/server/sandbox/", "src/server/inbox/"]),
+    ).toEqual([]);
+    expect(
+      violations("src/server/channels/", [
+        "src/server/sandbox/",
+        "src/server/inbox/",
+        "src/server/providers/",
+        "src/server/store/",
+      ]),
+    ).toEqual([]);
+    expect(violations("src/server/agents/", ["src/server/sandbox/", "src/server/inbox/"])).toEqual(
+      [],
+    );
+  });
+
+  it("never lets the inbox or the lifecycle know channel names", () => {
+    for (const dir of ["src/server/inbox/", "src/server/sandbox/"]) {
+      for (const [file, deps] of graph) {
+        if (!file.startsWith(dir)) continue;
+        const channelModules = deps.files.filter(
+          (d) => d.startsWith("src/server/channels/") && !d.endsWith("channels/types.ts"),
+        );
+        expect(channelModules, file).toEqual([]);
+      }
+    }
+  });
+
+  it("keeps every source file under 400 lines", () => {
+    const long = [...graph.keys()]
+      .map((f) => [f, readFileSync(join(ROOT, f), "utf8").split("\n").length] as const)
+      .filter(([, n]) => n > 400);
+    expect(long).toEqual([]);
+  });
+});

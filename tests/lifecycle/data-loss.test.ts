@@ -1,0 +1,255 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sidecarLogTail } from "../../src/server/operator/logs";
+import { readProcessRecords, signalGroup } from "../../src/server/providers/local/process-groups";
+import { sandboxLayout } from "../../src/server/providers/local/sandbox-meta";
+import { startTickLoop } from "../../src/server/tick-loop";
+import { waitFor } from "../support/free-port";
+import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
+
+/**
+ * The data-loss defects found when ClawRun was tried as a user would (issue 11): each case
+ * loses or rolls back what the agent built, or delays an acknowledged message.
+ */
+
+let h: LifecycleHarness | null = null;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) c.kill("SIGKILL");
+  await h?.stop();
+  h = null;
+});
+
+const harness = () => h as LifecycleHarness;
+const status = async () => harness().status();
+let seq = 0;
+
+/** What the webhook does for a message: store it, then wake and deliver after answering. */
+async function sendMessage(conversation: string, text: string): Promise<string> {
+  const id = `m-${++seq}-${Date.now()}`;
+  await harness().store.inbox.enqueue({
+    id,
+    channel: "generic",
+    conversation,
+    text,
+    receivedAt: Date.now(),
+    meta: {},
+  });
+  await harness().manager.wakeAndDeliver({ reason: "test message", trigger: "message" });
+  return id;
+}
+
+/** The echo agent's reply to a message, from the event log ("message #N in …"). */
+async function replyTo(id: string): Promise<string | null> {
+  const replied = (await harness().events("message.replied")).find(
+    (e) => e.details.messageId === id,
+  );
+  return (replied?.details.reply as string | undefined) ?? null;
+}
+
+async function countOf(id: string): Promise<number> {
+  const reply = await waitFor(`the reply to ${id}`, () => replyTo(id), 30_000, 50);
+  return Number(/message #(\d+)/.exec(reply)?.[1]);
+}
+
+/** SIGKILLs every process of the instance's current sandbox (sidecar and daemon: an OOM kill). */
+async function killSandboxProcesses(): Promise<void> {
+  const id = (await status()).sandboxId as string;
+  const layout = sandboxLayout(join(harness().stateDir, "sandboxes", id));
+  for (const rec of readProcessRecords(layout)) signalGroup(rec, "SIGKILL");
+}
+
+/** Runs one lifecycle operation in another process ("another server") that the test can kill. */
+function inChild(op: "wake" | "sleep"): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "tests/fixtures/wake-in-child.ts",
+      JSON.stringify({ ...harness().params, op }),
+    ],
+    { stdio: "ignore" },
+  );
+  children.push(child);
+  return child;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  child.kill("SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+}
+
+describe("data loss: the native TTL never fires under a sandbox ClawRun thinks is alive", () => {
+  it("keeps an agent's state with activeDuration 1 and heartbeats slower than 10 × activeDuration", async () => {
+    // activeDuration 1 s makes the naive native TTL 10 s, shorter than one 12 s heartbeat period.
+    h = await lifecycleHarness({
+      config: { sandbox: { activeDuration: 1 } },
+      timings: { heartbeatIntervalMs: 12_000 },
+    });
+    const first = await sendMessage("notes", "remember this");
+    expect(await countOf(first)).toBe(1);
+    const sandboxId = (await status()).sandboxId as string;
+    // Past the naive TTL and past the first periodic heartbeat, which finds the agent idle.
+    await new Promise((r) => setTimeout(r, 16_000));
+    await harness().manager.tick();
+    const after = await status();
+    expect(
+      (await harness().events("status.sleeping")).map((e) => e.message).join("\n"),
+    ).not.toMatch(/without ClawRun stopping it/);
+    expect(after.status === "running" || after.snapshotId !== null).toBe(true);
+    expect(sandboxId).toBeTruthy();
+    const second = await sendMessage("notes", "and this");
+    expect(await countOf(second)).toBe(2);
+  }, 60_000);
+});
+
+describe("data loss: a dead agent is a lifecycle fact, not a bad message", () => {
+  it("recovers a message sent to an agent whose sidecar and daemon were killed: no dead letter, state kept", async () => {
+    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 60 } } });
+    expect(await countOf(await sendMessage("chat", "one"))).toBe(1);
+    await killSandboxProcesses();
+    const second = await sendMessage("chat", "two");
+    expect(await countOf(second)).toBe(2);
+    expect((await harness().store.inbox.count()).dead).toBe(0);
+    expect((await harness().store.inbox.listDead(10)).length).toBe(0);
+    expect((await status()).status).toBe("running");
+  }, 60_000);
+
+  it("notices on the next tick that a running sandbox's sidecar died, and keeps its files", async () => {
+    h = await lifecycleHarness({ config: { sandbox: { activeDuration: 60 } } });
+    expect(await countOf(await sendMessage("chat", "one"))).toBe(1);
+    await killSandboxProcesses();
+    await harness().manager.tick();
+    const after = await status();
+    expect(after.status).toBe("sleeping");
+    expect(after.snapshotId).not.toBeNull();
+    expect(await countOf(await sendMessage("chat", "two"))).toBe(2);
+  }, 60_000);
+});
+
+describe("data loss: the last sandbox's log outlives it", () => {
+  it("keeps the log of a daemon that crash-looped at start, so the operator can see why", async () => {
+    const script = "console.error('boom: cannot open the model file'); process.exit(3)";
+    h = await lifecycleHarness({
+      config: {
+        sandbox: { activeDuration: 60 },
+        agent: { type: "command", command: "node", args: ["-e", script] },
+      },
+      sidecarTimings: { restartDelayMs: 50, probeIntervalMs: 50 },
+    });
+    const outcome = await harness().manager.wake({ reason: "test", trigger: "operator" });
+    expect(outcome.status).toBe("failed");
+    const tail = await sidecarLogTail(harness().ctx);
+    expect(
+      tail.lines.some((l) => l.source === "daemon:err" && /boom: cannot open/.test(l.text)),
+    ).toBe(true);
+    expect(tail.note).toMatch(/last sandbox/);
+  }, 60_000);
+});
+
+describe("data loss: a server killed mid-operation", () => {
+  it("delivers a message acknowledged just before the server died mid-wake within seconds of a restart", async () => {
+    h = await lifecycleHarness();
+    const id = `m-crash-${Date.now()}`;
+    await harness().store.inbox.enqueue({
+      id,
+      channel: "generic",
+      conversation: "c",
+      text: "acknowledged",
+      receivedAt: Date.now(),
+      meta: {},
+    });
+    const child = inChild("wake");
+    await waitFor(
+      "the wake to be under way",
+      async () => (await status()).status === "creating",
+      20_000,
+      5,
+    );
+    await kill(child);
+    const restartedAt = Date.now();
+    // The restarted server: a new app on the same state, running its reconcile loop.
+    const manager = await harness().newManager();
+    const loop = startTickLoop(manager, harness().ctx.timings, harness().ctx.logger);
+    try {
+      expect(await countOf(id)).toBe(1);
+      expect(Date.now() - restartedAt).toBeLessThan(25_000);
+    } finally {
+      loop.stop();
+    }
+  }, 60_000);
+
+  it("snapshots a sandbox found alive in an interrupted snapshot instead of letting it expire", async () => {
+    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+    await sendMessage("c", "one");
+    expect(await countOf(await sendMessage("c", "two"))).toBe(2);
+    const child = inChild("sleep");
+    await waitFor(
+      "the snapshot to start",
+      async () => (await status()).status === "snapshotting",
+      20_000,
+      5,
+    );
+    await kill(child);
+    await new Promise((r) => setTimeout(r, 1_600));
+    await harness().manager.tick();
+    const after = await status();
+    expect(after.status).toBe("sleeping");
+    expect(after.snapshotId).not.toBeNull();
+    expect((await harness().provider.listSnapshots()).map((s) => s.id)).toContain(after.snapshotId);
+    expect(await countOf(await sendMessage("c", "three"))).toBe(3);
+  }, 60_000);
+
+  it("never starts an empty agent when the only copy of its state was lost: failed, operator decides", async () => {
+    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+    await sendMessage("c", "one");
+    expect(await countOf(await sendMessage("c", "two"))).toBe(2);
+    const sandboxId = (await status()).sandboxId as string;
+    const child = inChild("sleep");
+    await waitFor(
+      "the snapshot to start",
+      async () => (await status()).status === "snapshotting",
+      20_000,
+      5,
+    );
+    await kill(child);
+    // The sandbox expires before anyone repairs (its files are gone with it).
+    await (await harness().provider.get(sandboxId)).stop();
+    await new Promise((r) => setTimeout(r, 1_600));
+    await harness().manager.tick();
+    const after = await status();
+    expect(after.status).toBe("failed");
+    expect(after.error).toMatch(/lost/);
+    expect((await harness().events("state.lost")).at(0)).toMatchObject({ level: "error" });
+    // A message does not wake an empty agent in its place; it waits for the operator.
+    const third = await sendMessage("c", "three");
+    expect(await replyTo(third)).toBeNull();
+    expect((await harness().provider.list()).filter((s) => s.status === "running")).toHaveLength(0);
+    // "Start fresh" is the operator's explicit choice, and then the message is delivered.
+    await harness().manager.wakeAndDeliver({
+      reason: "operator",
+      trigger: "operator",
+      fresh: true,
+    });
+    expect(await countOf(third)).toBe(1);
+  }, 60_000);
+
+  it("falls back to the last snapshot with a loud event when newer state was lost", async () => {
+    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+    await sendMessage("c", "one");
+    expect((await harness().manager.sleep("test")).status).toBe("sleeping");
+    const kept = (await status()).snapshotId as string;
+    expect(await countOf(await sendMessage("c", "two"))).toBe(2);
+    const sandboxId = (await status()).sandboxId as string;
+    await (await harness().provider.get(sandboxId)).stop(); // died under us: "two" is lost
+    await harness().manager.tick();
+    const after = await status();
+    expect(after.status).toBe("sleeping");
+    const loud = (await harness().events("state.rolled-back")).at(0);
+    expect(loud).toMatchObject({ level: "error" });
+    expect(loud?.message).toContain(kept);
+    expect(await countOf(await sendMessage("c", "three"))).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,24 @@
+import { execFile } from "node:child_process";
+import type { ClawrunServer } from "./clawrun-server";
+
+/** Runs `npm run channels -- <args>` (scripts/channels.ts) against a test server's deployment. */
+export function channelsCli(
+  server: ClawrunServer,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/channels.ts", ...args],
+      // The CLI must not start its own reconcile tick beside the server's.
+      {
+        env: { ...process.env, ...server.env, NODE_ENV: "test", CLAWRUN_LOCAL_TICK: "0" },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
