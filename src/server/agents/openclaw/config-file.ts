@@ -1,0 +1,107 @@
+import type { ModelChoice } from "../model-choice";
+
+/**
+ * OpenClaw's config file, written by ClawRun into the sandbox home (docs/agents/openclaw.md).
+ * OpenClaw reads JSON5 from `$OPENCLAW_CONFIG_PATH`, by default `~/.openclaw/openclaw.json`
+ * (openclaw package: docs/gateway/configuration.md); plain JSON is valid JSON5.
+ */
+export const OPENCLAW_STATE_DIR = ".openclaw";
+export const OPENCLAW_CONFIG_PATH = `${OPENCLAW_STATE_DIR}/openclaw.json`;
+
+/** Daemon env var carrying the model provider's key (resolved by ClawRun from `apiKey.fromEnv`). */
+export const MODEL_KEY_ENV = "CLAWRUN_MODEL_API_KEY";
+/** OpenClaw's own variable for the gateway's shared token (docs/cli/gateway/running.md). */
+export const GATEWAY_TOKEN_ENV = "OPENCLAW_GATEWAY_TOKEN";
+
+/** The provider id and model ref OpenClaw routes to, per ClawRun provider kind. */
+export const PROVIDER_IDS = {
+  openai: "openai",
+  anthropic: "anthropic",
+  "openai-compatible": "custom",
+} as const;
+
+/** A SecretRef to an environment variable (docs/gateway/configuration/environment-variables.md). */
+function envRef(name: string) {
+  return { source: "env", provider: "default", id: name } as const;
+}
+
+/**
+ * `models.providers.<id>` for the chosen provider (docs/gateway/config-tools/custom-providers.md).
+ * Every kind names its endpoint, wire adapter and key explicitly, so the gateway never falls
+ * back to a key it finds elsewhere. Official OpenAI otherwise defaults to the Codex harness,
+ * which wants a subscription login; `agentRuntime: openclaw` keeps the plain API-key path
+ * (docs/providers/openai/setup.md, "Route summary").
+ */
+function providerEntry(model: ModelChoice): Record<string, unknown> {
+  const apiKey = envRef(MODEL_KEY_ENV);
+  switch (model.provider) {
+    case "openai":
+      return {
+        baseUrl: "https://api.openai.com/v1",
+        api: "openai-responses",
+        apiKey,
+        agentRuntime: { id: "openclaw" },
+      };
+    case "anthropic":
+      return { baseUrl: "https://api.anthropic.com", api: "anthropic-messages", apiKey };
+    case "openai-compatible":
+      return {
+        baseUrl: model.baseUrl,
+        api: "openai-completions",
+        apiKey,
+        models: [{ id: model.model, name: model.model }],
+      };
+  }
+}
+
+export interface OpenClawConfigInput {
+  model: ModelChoice;
+  /** The port the gateway listens on inside the sandbox (`--port` wins over this, same value). */
+  port: number;
+}
+
+/**
+ * Pure: clawrun.json's OpenClaw choices -> the contents of OpenClaw's config file. Holds no
+ * secret: the model key and the gateway token are SecretRefs to the daemon's environment.
+ */
+export function openclawConfig(input: OpenClawConfigInput): Record<string, unknown> {
+  const providerId = PROVIDER_IDS[input.model.provider];
+  return {
+    gateway: {
+      // The gateway refuses to start without mode "local" (docs/cli/gateway/running.md).
+      mode: "local",
+      port: input.port,
+      bind: "loopback",
+      auth: { mode: "token", token: envRef(GATEWAY_TOKEN_ENV) },
+      // Off by default; ClawRun delivers through it (docs/gateway/openai-http-api.md).
+      http: { endpoints: { chatCompletions: { enabled: true } } },
+      // Nobody can reach a loopback-only browser UI in a sandbox; skips its asset cache.
+      controlUi: { enabled: false },
+    },
+    models: { providers: { [providerId]: providerEntry(input.model) } },
+    agents: {
+      defaults: {
+        model: { primary: `${providerId}/${input.model.model}` },
+        // OpenClaw's own periodic agent turn (default 30m) spends model tokens on its own;
+        // ClawRun's cron jobs are the scheduler here (docs/gateway/heartbeat.md).
+        heartbeat: { every: "0m" },
+      },
+    },
+  };
+}
+
+/** The file as provisioned into the sandbox (path relative to the sandbox home). */
+export function openclawConfigFile(input: OpenClawConfigInput): { path: string; content: string } {
+  return {
+    path: OPENCLAW_CONFIG_PATH,
+    content: `${JSON.stringify(openclawConfig(input), null, 2)}\n`,
+  };
+}
+
+/** The secrets the daemon's environment carries for the config's SecretRefs. */
+export function openclawSecretEnv(secrets: {
+  modelApiKey: string;
+  gatewayToken: string;
+}): Record<string, string> {
+  return { [MODEL_KEY_ENV]: secrets.modelApiKey, [GATEWAY_TOKEN_ENV]: secrets.gatewayToken };
+}

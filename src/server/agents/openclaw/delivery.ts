@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { AgentMessage } from "../../../protocol/agent-message";
+import { AgentDeliveryError, type DeliveryResult } from "../types";
+
+/**
+ * Delivery to OpenClaw's OpenAI-compatible endpoint (openclaw package:
+ * docs/gateway/openai-http-api.md): `POST /v1/chat/completions` with the gateway token as a
+ * bearer token. The `model` names the agent (`openclaw/default`), not a provider model. The
+ * OpenAI `user` field makes the gateway derive a stable session from it, so every message of
+ * one conversation lands in the same OpenClaw session and the agent remembers it.
+ */
+export const OPENCLAW_AGENT_MODEL = "openclaw/default";
+
+/** Pure: the session handle for a conversation (the same conversation, the same session). */
+export function openclawSessionUser(conversation: string): string {
+  return `clawrun:${conversation}`;
+}
+
+/** Pure: the request body for one message. */
+export function openclawChatRequest(message: AgentMessage) {
+  return {
+    model: OPENCLAW_AGENT_MODEL,
+    user: openclawSessionUser(message.conversation),
+    messages: [{ role: "user" as const, content: message.text }],
+  };
+}
+
+const completionSchema = z.object({
+  id: z.string().optional(),
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+  usage: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** OpenAI's error body, which the gateway also uses: `{ "error": { "message", "type" } }`. */
+const errorSchema = z.object({
+  error: z.object({ message: z.string(), type: z.string().optional() }),
+});
+
+/** Pure: the reply text and details of a 2xx body, or why it is unusable. */
+export function parseOpenClawCompletion(
+  text: string,
+): { ok: true; result: DeliveryResult } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: `not JSON: ${text.slice(0, 200)}` };
+  }
+  const parsed = completionSchema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, problem: "expected a chat.completion with choices[0].message" };
+  }
+  const choice = parsed.data.choices[0];
+  const content = choice?.message.content;
+  if (typeof content !== "string") {
+    return { ok: false, problem: "choices[0].message.content is empty (no text reply)" };
+  }
+  const details: Record<string, unknown> = { finishReason: choice?.finish_reason ?? null };
+  if (parsed.data.id !== undefined) details.completionId = parsed.data.id;
+  if (parsed.data.usage !== undefined) details.usage = parsed.data.usage;
+  return { ok: true, result: { reply: content, details } };
+}
+
+/** Pure: a short, secret-free description of a refusal. */
+function describeRefusal(status: number, text: string): string {
+  try {
+    const parsed = errorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      const type = parsed.data.error.type ? ` (${parsed.data.error.type})` : "";
+      return `openclaw gateway answered ${status}${type}: ${parsed.data.error.message.slice(0, 200)}`;
+    }
+  } catch {
+    // Not JSON: quote the start of the body instead.
+  }
+  return `openclaw gateway answered ${status}: ${text.slice(0, 200)}`;
+}
+
+/** Hands one message to the gateway at `baseUrl` and returns the agent's reply. */
+export async function deliverToOpenClaw(
+  baseUrl: string,
+  gatewayToken: string,
+  message: AgentMessage,
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
+  const url = `${baseUrl}/v1/chat/completions`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${gatewayToken}` },
+      body: JSON.stringify(openclawChatRequest(message)),
+      signal,
+    });
+  } catch (err) {
+    const why = signal.aborted ? "no answer before the delivery timeout" : (err as Error).message;
+    throw new AgentDeliveryError(`openclaw gateway at ${url}: ${why}`, null);
+  }
+  const text = await res.text();
+  if (!res.ok) throw new AgentDeliveryError(describeRefusal(res.status, text), res.status);
+  const parsed = parseOpenClawCompletion(text);
+  if (!parsed.ok) {
+    throw new AgentDeliveryError(
+      `openclaw gateway answered ${res.status} but ${parsed.problem}`,
+      res.status,
+    );
+  }
+  return parsed.result;
+}
