@@ -9,6 +9,7 @@ import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
 import { loadClawrunConfig } from "./config-schema";
 import type { WakeHook } from "./domain/wake-hook";
+import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 import type { SandboxProvider } from "./providers/types";
@@ -49,6 +50,8 @@ export interface ContextOptions {
   clock?: () => number;
   /** Fault injection around the real provider. */
   wrapProvider?: (provider: SandboxProvider) => SandboxProvider;
+  /** Measurement or fault injection around the real store (benches count commands). */
+  wrapStore?: (store: Store) => Store;
   /** Another agent object (e.g. a command agent built by the test). */
   agent?: Agent;
   sidecarTimings?: Partial<SidecarTimings>;
@@ -83,11 +86,12 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   if (!env.publicUrl)
     throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
 
-  const store = createStore(env.store, {
+  const baseStore = createStore(env.store, {
     instance: cfg.instance.name,
     stateDir: env.stateDir,
     onVercel: env.onVercel,
   });
+  const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const baseProvider = buildProvider(cfg, env, logger);
   const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
   const agent = o.agent ?? buildAgent(cfg, env, cwd);
@@ -103,10 +107,20 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     ...[...channels.values()].flatMap((c) => (c.wakeHook ? [c.wakeHook] : [])),
     ...(o.hooks ?? []),
   ];
+  const inbox = new Inbox({
+    store,
+    provider,
+    agent,
+    channels,
+    logger,
+    clock,
+    timings,
+  });
   const manager = new SandboxLifecycleManager({
     store,
     provider,
     agent,
+    inbox,
     hooks,
     retention: new CountBasedRetention(timings.snapshotsKept),
     logger,
@@ -115,7 +129,6 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     masterSecret: secrets.secrets.CLAWRUN_SECRET,
     publicUrl: env.publicUrl,
     clock,
-    channels,
     sidecarTimings: o.sidecarTimings,
   });
   return {

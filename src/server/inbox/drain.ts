@@ -7,7 +7,12 @@ import type { Store } from "../store/types";
 import { retryDelayMs } from "./backoff";
 
 /** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
-export const CLAIM_MARGIN_MS = 5_000;
+const CLAIM_MARGIN_MS = 5_000;
+
+/** How long a claimed message stays invisible to other deliverers. */
+export function deliveryVisibilityMs(agent: Pick<Agent, "deliveryTimeoutMs">): number {
+  return agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+}
 const BATCH = 10;
 
 export interface DrainDeps {
@@ -56,7 +61,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     unreachable: false,
   };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
-  const visibilityMs = d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+  const visibilityMs = deliveryVisibilityMs(d.agent);
   let target: { baseUrl: string; sandboxId: string } | null = null;
 
   for (;;) {
