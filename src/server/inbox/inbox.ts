@@ -5,6 +5,7 @@ import {
   deliveryVisibilityMs,
   drainInbox,
 } from "./drain";
+import { type ReplyReport, sendReplies } from "./replies";
 
 /**
  * The durable inbox as the lifecycle sees it: deliver what is due, and let deliveries under
@@ -13,8 +14,16 @@ import {
 export class Inbox {
   constructor(private readonly d: DrainDeps) {}
 
-  drain(opts: DrainOptions = {}): Promise<DrainResult> {
-    return drainInbox(this.d, opts);
+  /** Delivers what is due, then sends the replies that queued (through the same retry window). */
+  async drain(opts: DrainOptions = {}): Promise<DrainResult> {
+    const result = await drainInbox(this.d, opts);
+    await this.sendReplies(opts.waitForRetriesMs);
+    return result;
+  }
+
+  /** Sends queued replies; the agent need not be running for that. */
+  sendReplies(waitForRetriesMs = 0): Promise<ReplyReport> {
+    return sendReplies(this.d, { waitUntil: this.d.clock() + waitForRetriesMs });
   }
 
   /**

@@ -176,6 +176,10 @@ export class SandboxLifecycleManager {
     return this.d.inbox.drain(opts);
   }
 
+  sendReplies(): Promise<unknown> {
+    return this.d.inbox.sendReplies();
+  }
+
   /**
    * A provider or store fault in the middle of an operation: the operator sees it as an event
    * with the provider's own message; the status stays where it was, and the next tick repairs it.

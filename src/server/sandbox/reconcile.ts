@@ -24,6 +24,8 @@ export interface ReconcileOps {
     fn: (lock: HeldLock) => Promise<T>,
   ): Promise<{ acquired: true; value: T } | { acquired: false }>;
   wakeAndDeliver(req: { reason: string; trigger: "message" | "cron" }): Promise<unknown>;
+  /** Replies queued for the platforms go out whether or not the agent is awake. */
+  sendReplies(): Promise<unknown>;
 }
 
 /**
@@ -62,6 +64,11 @@ export async function reconcile(
       }
     }
     if (!changed) break;
+  }
+  try {
+    await ops.sendReplies();
+  } catch (err) {
+    report.errors.push(`replies: ${errorMessage(err)}`);
   }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
   return report;
