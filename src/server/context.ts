@@ -3,11 +3,12 @@ import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
 import { type AppEnv, readEnv } from "../config/env";
 import type { LoadedConfig } from "../config/load-config";
+import { secretPaths } from "../config/secret-paths";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
 import type { SidecarTimings } from "../protocol/sidecar-config";
 import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
-import { loadClawrunConfig } from "./config-schema";
+import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
 import type { WakeHook } from "./domain/wake-hook";
 import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
@@ -77,8 +78,15 @@ export function getContext(): Promise<AppContext> {
 export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
   const cwd = o.cwd ?? process.cwd();
   const env = readEnv(o.source, cwd);
-  const logger = o.logger ?? createLogger({ level: env.logLevel, production: env.production });
   const config = loadClawrunConfig(env.configPath);
+  const logger =
+    o.logger ??
+    createLogger({
+      level: env.logLevel,
+      production: env.production,
+      // Config values the schema marks secret never reach the log, even if the config is logged.
+      redact: secretPaths(clawrunConfigSchema, config.config).map((p) => `config.${p}`),
+    });
   const secrets = resolveSecrets(env);
   const cfg = config.config;
   const timings: LifecycleTimings = { ...LIFECYCLE, ...env.timingOverrides };
