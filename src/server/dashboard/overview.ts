@@ -27,7 +27,7 @@ export interface Overview {
   settings: { activeDurationMs: number; heartbeatIntervalMs: number };
 }
 
-export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<Overview> {
+export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise<Overview> {
   const state = (await ctx.manager.getState()).value;
   const [heartbeat, inbox, schedule, intervals, sidecar] = await Promise.all([
     state.sandboxId ? ctx.store.heartbeats.get(state.sandboxId) : Promise.resolve(null),

@@ -52,7 +52,7 @@ export async function handleHeartbeatRequest(request: Request, ctx: AppContext):
       heartbeatSecret(ctx.secrets.secrets.CLAWRUN_SECRET, sandboxId),
       request.headers,
       raw,
-      Date.now(),
+      ctx.clock(),
     );
     if (!check.ok)
       return done(jsonError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]));
