@@ -19,7 +19,7 @@ function hb(over: Partial<HeartbeatBody> = {}): HeartbeatBody {
   };
 }
 
-describe("activeReason (seed 000: grace, file activity, cron)", () => {
+describe("activeReason (docs/lifecycle.md: grace, file activity, cron)", () => {
   it.each([
     ["grace: created 4:59 ago", { sandboxCreatedAt: NOW - 5 * MIN + 1 }, "grace"],
     ["grace just over at exactly activeDuration", { sandboxCreatedAt: NOW - 5 * MIN }, null],

@@ -16,7 +16,7 @@ export type StartOutcome =
   | { status: "failed"; error: string };
 
 /**
- * Seed 000 start, steps 2–6, with the lifecycle lock already held (step 1). The state must
+ * docs/lifecycle.md, "Start and wake" steps 2–6, with the lifecycle lock already held (step 1). The state must
  * be at rest (uninitialized, sleeping, failed). Every exit leaves a state the tick can repair.
  */
 export async function startSandbox(

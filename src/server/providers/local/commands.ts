@@ -13,7 +13,7 @@ export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Pure: the environment of a process in the sandbox. Starts from a minimal set instead of
- * the server's own environment, which holds ClawRun's secrets (DESIGN invariant 4).
+ * the server's own environment, which holds ClawRun's secrets (docs/architecture.md: secrets never reach a sandbox's environment).
  * `~/.local/bin` leads PATH because tools are installed there (clawrun.json `tools`).
  */
 /** The host environment sandbox processes may see: basics only, never the server's secrets. */

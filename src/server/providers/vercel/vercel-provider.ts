@@ -74,7 +74,7 @@ export function validateCreateOptions(opts: CreateSandboxOptions): void {
 /**
  * Sandboxes as Vercel Sandbox microVMs through @vercel/sandbox (docs/vercel-sandbox.md).
  * Snapshot mode: a new non-persistent sandbox per wake, from ClawRun's chosen snapshot.
- * Persistent mode (seed 002): one named sandbox per instance that stop() saves and resume()
+ * Persistent mode (docs/vercel-sandbox.md): one named sandbox per instance that stop() saves and resume()
  * brings back; nothing here ever creates a sandbox implicitly in its place.
  */
 export class VercelProvider implements SandboxProvider {
