@@ -30,8 +30,12 @@ export const LIFECYCLE = {
   snapshotRetryDelayMs: 2_000,
   /** CountBasedRetention: snapshots kept after a stop. */
   snapshotsKept: 3,
-  /** After a failed start, messages and cron do not retry a wake sooner than this (operators can). */
-  failedWakeCooldownMs: 5 * 60_000,
+  /**
+   * After a failed start, messages and cron retry the wake after this delay, doubling with each
+   * consecutive failure up to failedRetryMaxMs (operators can retry at once).
+   */
+  failedRetryBaseMs: 5_000,
+  failedRetryMaxMs: 5 * 60_000,
   /** Inbox delivery: attempts before a message is dead-lettered, and the first retry delay (doubles). */
   deliveryMaxAttempts: 5,
   deliveryRetryBaseMs: 2_000,

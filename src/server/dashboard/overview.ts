@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";
-import { sleepForecast } from "../sandbox/policy";
+import { nextRetryAt, sleepForecast } from "../sandbox/policy";
 import { TRANSITIONAL } from "../sandbox/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 
@@ -19,6 +19,8 @@ export interface Overview {
   /** Live from the sidecar while running; null otherwise or when it does not answer. */
   sidecar: SidecarHealth | null;
   forecast: { reason: string | null; activeUntil: number } | null;
+  /** A failed instance: when messages or cron will next try to wake it (null: not by itself). */
+  nextRetryAt: number | null;
   inbox: { pending: number; dead: number };
   cron: { nextDueAt: number | null; nextJob: string | null };
   awake: { day: AwakeSummary; month: AwakeSummary };
@@ -68,6 +70,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
     heartbeat,
     sidecar,
     forecast,
+    nextRetryAt: state.status === "failed" && !state.lost ? nextRetryAt(state, settings) : null,
     inbox,
     cron: { nextDueAt: schedule?.nextDueAt ?? null, nextJob: schedule?.nextJob ?? null },
     awake: {

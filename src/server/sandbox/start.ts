@@ -100,7 +100,7 @@ export async function startSandbox(
     cur = await cell.transition(
       cur,
       "running",
-      { hooksRegistered: false, error: null, lost: null },
+      { hooksRegistered: false, error: null, lost: null, failedStarts: 0 },
       {
         reason: got.resumed
           ? `running, resumed ${sandbox.id}`
@@ -129,7 +129,7 @@ async function fail(
   await cell.transition(
     cur,
     "failed",
-    { ...AT_REST, error, ...patch },
+    { ...AT_REST, error, failedStarts: cur.value.failedStarts + 1, ...patch },
     { reason: error, level: "error", details: { sandboxId } },
   );
   return { status: "failed", error };
