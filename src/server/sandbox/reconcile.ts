@@ -1,5 +1,6 @@
 import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
 import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import { stopQuietly } from "./housekeeping";
@@ -94,7 +95,8 @@ async function lockedPass(
   const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
   cur = sched.cur;
   const orphans = (await d.provider.list())
-    .filter((s) => s.labels.instance === d.config.instance.name && s.id !== cur.value.sandboxId)
+    .filter((s) => s.labels[INSTANCE_LABEL] === d.config.instance.name)
+    .filter((s) => s.id !== cur.value.sandboxId && s.labels[ROLE_LABEL] !== WORKER_ROLE)
     .filter((s) => sandboxAlive(s.status))
     .map((s) => s.id);
   const facts = {

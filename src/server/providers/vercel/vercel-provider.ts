@@ -113,7 +113,8 @@ export class VercelProvider implements SandboxProvider {
     // Everything that can be refused is checked before the named sandbox is replaced.
     const timeout = cappedTimeout(opts.timeoutMs, this.capabilities.maxLifetimeMs);
     const networkPolicy = opts.networkPolicy ? toSdkNetworkPolicy(opts.networkPolicy) : undefined;
-    const persistent = config.mode === "persistent";
+    // A worker is always a throwaway sandbox, whatever the mode: it must not replace the agent's.
+    const persistent = config.mode === "persistent" && opts.purpose !== "worker";
     const name = persistent ? persistentName(instance) : snapshotModeName(instance);
     if (persistent) await this.discardNamed(name, opts.signal);
     const base = {
@@ -148,7 +149,7 @@ export class VercelProvider implements SandboxProvider {
       },
       "vercel sandbox created",
     );
-    if (!persistent) this.pruneInBackground();
+    if (config.mode === "snapshot") this.pruneInBackground();
     return sandbox;
   }
 
