@@ -1,10 +1,7 @@
-import type { Logger } from "pino";
 import { type Agent, AgentUnreachableError, type DeliveryResult } from "../agents/types";
-import type { Channel } from "../channels/types";
 import type { InboxMessage } from "../domain/inbox-message";
-import type { SandboxProvider } from "../providers/types";
-import type { Store } from "../store/types";
 import { retryDelayMs } from "./backoff";
+import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
 import { replyId } from "./replies";
 
@@ -17,15 +14,7 @@ export function deliveryVisibilityMs(agent: Pick<Agent, "deliveryTimeoutMs">): n
 }
 const BATCH = 10;
 
-export interface DrainDeps {
-  store: Pick<Store, "state" | "inbox" | "outbox" | "events">;
-  provider: SandboxProvider;
-  agent: Agent;
-  channels: ReadonlyMap<string, Channel>;
-  logger: Logger;
-  clock: () => number;
-  timings: { deliveryMaxAttempts: number; deliveryRetryBaseMs: number };
-}
+export type { DrainDeps };
 
 export interface DrainOptions {
   /** The webhook waiting for this message's reply (it answers 200 with it; no reply POST). */
@@ -187,6 +176,7 @@ async function queueReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResul
     conversation: msg.conversation,
     text: result.reply,
     receivedAt: d.clock(),
-    meta: { ...msg.meta, inReplyTo: msg.id },
+    // The channel's own meta, untouched: channels validate it strictly.
+    meta: msg.meta,
   });
 }

@@ -1,9 +1,10 @@
+import type { Logger } from "pino";
 import type { InboxMessage } from "../domain/inbox-message";
-import type { DrainDeps } from "./drain";
+import type { Store } from "../store/types";
 
 /** One event about a queued message (delivery or reply), logged and kept in the event log. */
 export async function messageEvent(
-  d: Pick<DrainDeps, "store" | "logger" | "clock">,
+  d: { store: Pick<Store, "events">; logger: Logger; clock: () => number },
   sandboxId: string | null,
   msg: Pick<InboxMessage, "id" | "channel" | "conversation">,
   type: string,

@@ -49,7 +49,7 @@ function setup(channel: Channel, now: () => number = Date.now) {
       conversation,
       text: `reply ${n}`,
       receivedAt: 0,
-      meta: { inReplyTo: `m${n}` },
+      meta: { chat: conversation },
     });
   const events = async (type: string) =>
     (await store.events.list(100)).filter((e) => e.type === type);

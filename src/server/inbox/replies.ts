@@ -1,7 +1,7 @@
 import { ChannelSendError } from "../channels/types";
 import type { InboxMessage } from "../domain/inbox-message";
 import { retryDelayMs } from "./backoff";
-import type { DrainDeps } from "./drain";
+import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
 
 /** A reply is invisible to other senders this long while one sends it (a platform may be slow). */
@@ -9,9 +9,16 @@ const SEND_VISIBILITY_MS = 60_000;
 const SEND_TIMEOUT_MS = 30_000;
 const BATCH = 10;
 
+const REPLY_PREFIX = "reply:";
+
 /** The outbox id of the reply to an inbox message: a redelivered message replies once. */
 export function replyId(messageId: string): string {
-  return `reply:${messageId}`;
+  return `${REPLY_PREFIX}${messageId}`;
+}
+
+/** Pure: the inbox message a queued reply answers. */
+export function inReplyTo(id: string): string {
+  return id.startsWith(REPLY_PREFIX) ? id.slice(REPLY_PREFIX.length) : id;
 }
 
 export interface ReplyReport {
@@ -51,11 +58,11 @@ export async function sendReplies(
 }
 
 async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): Promise<boolean> {
-  const inReplyTo = typeof reply.meta.inReplyTo === "string" ? reply.meta.inReplyTo : reply.id;
-  const about = { id: inReplyTo, channel: reply.channel, conversation: reply.conversation };
+  const answered = inReplyTo(reply.id);
+  const about = { id: answered, channel: reply.channel, conversation: reply.conversation };
   const channel = d.channels.get(reply.channel);
   try {
-    const target = { messageId: inReplyTo, conversation: reply.conversation, meta: reply.meta };
+    const target = { messageId: answered, conversation: reply.conversation, meta: reply.meta };
     const sent = channel
       ? await channel.send(target, reply.text, AbortSignal.timeout(SEND_TIMEOUT_MS))
       : { sent: false, detail: `no channel "${reply.channel}" is configured to send it` };
@@ -67,7 +74,7 @@ async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): 
       about,
       "message.replied",
       "info",
-      `reply to ${inReplyTo}: ${sent.detail}`,
+      `reply to ${answered}: ${sent.detail}`,
       {
         sent: sent.sent,
         reply: reply.text.slice(0, 500),
@@ -85,7 +92,7 @@ async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): 
         about,
         "reply.deferred",
         "info",
-        `the platform asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s before the reply to ${inReplyTo}: ${error}`,
+        `the platform asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s before the reply to ${answered}: ${error}`,
       );
       return false;
     }
@@ -103,7 +110,7 @@ async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): 
         about,
         "reply.dead-letter",
         "error",
-        `the reply to ${inReplyTo} could not be sent after ${attempts} attempt${attempts === 1 ? "" : "s"} and moved to the dead-letter list: ${error}`,
+        `the reply to ${answered} could not be sent after ${attempts} attempt${attempts === 1 ? "" : "s"} and moved to the dead-letter list: ${error}`,
       );
     } else if (outcome === "retry") {
       report.retried++;
@@ -113,7 +120,7 @@ async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): 
         about,
         "reply.retry",
         "warn",
-        `sending the reply to ${inReplyTo} failed (${error}); will retry`,
+        `sending the reply to ${answered} failed (${error}); will retry`,
       );
     }
     return false;
