@@ -90,7 +90,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   });
   const baseProvider = buildProvider(cfg, env, logger);
   const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
-  const agent = o.agent ?? buildAgent(cfg, env, cwd);
+  const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
   const channels = buildChannels(cfg, {
     env,
     secrets: secrets.secrets,

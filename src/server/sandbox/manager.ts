@@ -2,7 +2,15 @@ import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { Channel } from "../channels/types";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
-import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
+import {
+  errorMessage,
+  type LifecycleDeps,
+  lockMaxHoldMs,
+  policySettings,
+  recordEvent,
+  sleepMs,
+  startupBudgetMs,
+} from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { mayAutoWake } from "./policy";
@@ -58,7 +66,7 @@ export class SandboxLifecycleManager {
    */
   async wake(req: WakeRequest): Promise<WakeOutcome> {
     const began = Date.now();
-    const waitLimit = this.d.timings.lockLeaseMs + this.d.timings.healthBudgetMs + 30_000;
+    const waitLimit = this.d.timings.lockLeaseMs + startupBudgetMs(this.d) + 30_000;
     let cur = await this.cell.read();
     if (!req.fresh && !req.snapshotId && cur.value.status === "running" && cur.value.sandboxId) {
       return { status: "already-running", sandboxId: cur.value.sandboxId };
@@ -197,7 +205,7 @@ export class SandboxLifecycleManager {
   ): Promise<{ acquired: true; value: T } | { acquired: false }> {
     return withLifecycleLock(
       this.d.store.locks,
-      { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: this.d.timings.lockMaxHoldMs },
+      { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: lockMaxHoldMs(this.d) },
       fn,
     );
   }
