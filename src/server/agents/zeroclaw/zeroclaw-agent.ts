@@ -31,16 +31,19 @@ export interface ZeroClawAgentOptions {
   env: Record<string, string>;
   /** The release to install (tests serve a stand-in release on loopback). */
   tool?: ZeroClawToolOptions;
+  /** Tests only: a shorter start budget. */
+  startupBudgetMs?: number;
 }
 
 /** ZeroClaw (a pinned, checksum-verified release binary) as ClawRun's agent. */
 export class ZeroClawAgent implements Agent {
   readonly name = "zeroclaw";
   readonly deliveryTimeoutMs: number;
-  readonly startupBudgetMs = ZEROCLAW_STARTUP_BUDGET_MS;
+  readonly startupBudgetMs: number;
 
   constructor(private readonly o: ZeroClawAgentOptions) {
     this.deliveryTimeoutMs = o.deliveryTimeoutMs;
+    this.startupBudgetMs = o.startupBudgetMs ?? ZEROCLAW_STARTUP_BUDGET_MS;
   }
 
   async files(): Promise<SandboxFile[]> {
