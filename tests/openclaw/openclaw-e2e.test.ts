@@ -1,6 +1,11 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ModelChoice } from "../../src/server/agents/model-choice";
+import { openclawConfigFile } from "../../src/server/agents/openclaw/config-file";
 import { OPENCLAW_VERSION } from "../../src/server/agents/openclaw/install-tool";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-openai";
@@ -52,16 +57,15 @@ const lastUserTurns = () =>
   (fake.chatRequests().at(-1)?.messages ?? [])
     .filter((m) => m.role === "user")
     .map((m) => messageText(m));
-const sandboxLog = async () => {
+const sandboxRoot = async () => {
   const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
     server,
     "/api/sandbox",
   );
-  return readFileSync(
-    join(server.stateDir, "sandboxes", instance.sandboxId, "root", "logs", "sidecar.log"),
-    "utf8",
-  );
+  return join(server.stateDir, "sandboxes", instance.sandboxId, "root");
 };
+const sandboxLog = async () =>
+  readFileSync(join(await sandboxRoot(), "logs", "sidecar.log"), "utf8");
 
 describe("OpenClaw as the agent (real package, fake model, local provider)", () => {
   it(
@@ -115,6 +119,45 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       expect(String(res.body.reply)).toContain("What is my favourite colour?");
     },
     5 * 60_000,
+  );
+
+  it(
+    "OpenClaw's own validator accepts the config file ClawRun writes, for every provider kind",
+    async () => {
+      const openclaw = join(await sandboxRoot(), ".local", "bin", "openclaw");
+      const kinds: ModelChoice[] = [
+        { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
+        { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "K" } },
+        {
+          provider: "openai-compatible",
+          baseUrl: "http://127.0.0.1:4000/v1",
+          model: "llama-3.1-8b",
+          apiKey: { fromEnv: "K" },
+        },
+      ];
+      // Its own state dir: the running gateway's is left alone.
+      const dir = mkdtempSync(join(tmpdir(), "openclaw-validate-"));
+      try {
+        for (const model of kinds) {
+          const file = join(dir, `${model.provider}.json`);
+          writeFileSync(file, openclawConfigFile({ model, port: 3000 }).content);
+          const result = await promisify(execFile)(openclaw, ["config", "validate", "--json"], {
+            env: {
+              PATH: process.env.PATH,
+              HOME: dir,
+              OPENCLAW_STATE_DIR: dir,
+              OPENCLAW_CONFIG_PATH: file,
+            } as unknown as NodeJS.ProcessEnv,
+          }).catch((e: { stdout?: string; stderr?: string }) => ({
+            failed: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+          }));
+          expect(result, model.provider).not.toHaveProperty("failed");
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    3 * 60_000,
   );
 
   it(
