@@ -144,6 +144,7 @@ describe("architecture (docs/architecture.md)", () => {
       "src/server/sandbox/status-machine.ts",
       "src/server/sandbox/retention.ts",
       "src/server/sandbox/rest-policy.ts",
+      "src/server/sandbox/wake-plan.ts",
     ];
     for (const file of pure) {
       const deps = graph.get(file);

@@ -1,24 +1,15 @@
+import { writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pino from "pino";
-import { LIFECYCLE } from "../../src/config/constants";
 import { signatureHeaders } from "../../src/protocol/signing";
-import { EchoAgent } from "../../src/server/agents/echo/echo-agent";
 import { heartbeatSecret } from "../../src/server/auth/derive-key";
-import { parseClawrunConfig } from "../../src/server/config-schema";
-import type { AppContext } from "../../src/server/context";
+import { createAppContext } from "../../src/server/context";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
-import { LocalProvider } from "../../src/server/providers/local/local-provider";
-import { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
-import { CountBasedRetention } from "../../src/server/sandbox/retention";
 import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
-import { requesterConnection } from "../../src/server/store/redis-client";
-import { RedisStore } from "../../src/server/store/redis-store";
-import { SqliteStore } from "../../src/server/store/sqlite-store";
-import { TcpRequester } from "../../src/server/store/tcp-requester";
-import type { Store } from "../../src/server/store/types";
+import { type CountingStore, countingStore } from "../../tests/support/counting-store";
 import { startRedisServer } from "../../tests/support/redis-server";
 
 /**
@@ -31,41 +22,30 @@ import { startRedisServer } from "../../tests/support/redis-server";
 const N = Number(process.env.BENCH_HEARTBEATS ?? 1_000);
 const MASTER = "bench-master-secret-0123456789abcdef";
 
-/** Counts every Store method call made through it. */
-function counting(store: Store): { store: Store; calls: () => number } {
-  let calls = 0;
-  const proxy = new Proxy(store, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        calls++;
-        return value.apply(target, args);
-      };
+async function run(label: string, env: Record<string, string>, dir: string, extend: boolean) {
+  let counter: CountingStore | null = null;
+  writeFileSync(join(dir, "clawrun.json"), JSON.stringify({ sandbox: { activeDuration: 300 } }));
+  const ctx = await createAppContext({
+    source: {
+      PATH: process.env.PATH,
+      CLAWRUN_STATE_DIR: dir,
+      CLAWRUN_CONFIG: join(dir, "clawrun.json"),
+      CLAWRUN_PUBLIC_URL: "http://127.0.0.1:1",
+      CLAWRUN_SECRET: MASTER,
+      CLAWRUN_LOCAL_TICK: "0",
+      // The "extend" case keeps the buffer above the TTL so every heartbeat extends.
+      CLAWRUN_TIMINGS: JSON.stringify({ ttlBufferMs: extend ? 1e12 : 1 }),
+      ...env,
+    },
+    logger: pino({ level: "silent" }),
+    wrapStore: (s) => {
+      counter = countingStore(s);
+      return counter.store;
     },
   });
-  return { store: proxy, calls: () => calls };
-}
-
-async function run(label: string, raw: Store, provider: LocalProvider, extend: boolean) {
-  const logger = pino({ level: "silent" });
-  const config = parseClawrunConfig({ sandbox: { activeDuration: 300 } });
-  const { store, calls } = counting(raw);
-  const manager = new SandboxLifecycleManager({
-    store,
-    provider,
-    agent: new EchoAgent(),
-    hooks: [],
-    retention: new CountBasedRetention(3),
-    logger,
-    config,
-    // The "extend" case keeps the buffer above the TTL so every heartbeat extends.
-    timings: { ...LIFECYCLE, ttlBufferMs: extend ? 1e12 : 1 },
-    masterSecret: MASTER,
-    publicUrl: "http://127.0.0.1:1",
-    clock: Date.now,
-    channels: new Map(),
-  });
+  const raw = ctx.store;
+  const provider = ctx.provider;
+  const calls = () => (counter as CountingStore | null)?.calls() ?? 0;
   const sandbox = await provider.create({ timeoutMs: 3_600_000, ports: [3000, 3001] });
   const now = Date.now();
   await raw.state.compareAndSet((await raw.state.get())?.version ?? 0, {
@@ -76,11 +56,6 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
     sandboxCreatedAt: now,
     ttlDeadline: now + 3_600_000,
   });
-  const ctx = {
-    secrets: { secrets: { CLAWRUN_SECRET: MASTER } },
-    manager,
-    logger,
-  } as unknown as AppContext;
   const secret = heartbeatSecret(MASTER, sandbox.id);
   const latencies: number[] = [];
   let actions = "";
@@ -107,6 +82,7 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
   }
   const perHeartbeat = (calls() - before) / N;
   await sandbox.stop();
+  await ctx.close();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
     (
@@ -116,23 +92,23 @@ async function run(label: string, raw: Store, provider: LocalProvider, extend: b
 }
 
 async function main() {
-  const dir = await mkdtemp(join(tmpdir(), "clawrun-bench-hb-"));
   const redis = await startRedisServer();
-  const provider = new LocalProvider({ stateDir: dir, logger: pino({ level: "silent" }) });
   const rows: string[] = [];
+  const dirs: string[] = [];
   try {
     for (const extend of [false, true]) {
-      const sqlite = new SqliteStore(join(dir, `store-${extend}.db`), { instance: "bench" });
-      rows.push(await run(`sqlite`, sqlite, provider, extend));
-      await sqlite.close();
-      const conn = requesterConnection(new TcpRequester(redis.url), `redis ${redis.url}`);
-      const store = new RedisStore(conn, { instance: `bench-${extend}` });
-      rows.push(await run(`redis over TCP`, store, provider, extend));
-      await store.close();
+      for (const [label, env] of [
+        ["sqlite", {}],
+        ["redis over TCP", { REDIS_URL: redis.url }],
+      ] as const) {
+        const dir = await mkdtemp(join(tmpdir(), "clawrun-bench-hb-"));
+        dirs.push(dir);
+        rows.push(await run(label, { ...env }, dir, extend));
+      }
     }
   } finally {
     await redis.stop();
-    await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   }
   console.log(
     `heartbeat handling, ${N} heartbeats each (route handler in-process, real sandbox, real stores)\n`,

@@ -1,6 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
 import { SANDBOX_PORTS } from "../protocol/constants";
+import { secret } from "./secret-paths";
 
 /** Zod schema of clawrun.json. Defaults are the seeds' numbers; unknown keys are rejected. */
 
@@ -26,7 +27,8 @@ export const envValueSchema = z.union(
 );
 export const envMapSchema = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" }),
-  envValueSchema,
+  // A literal here may be a key: shown as set, never shown.
+  secret(envValueSchema),
 );
 
 const instanceSchema = z.strictObject({

@@ -3,12 +3,14 @@ import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
 import { type AppEnv, readEnv } from "../config/env";
 import type { LoadedConfig } from "../config/load-config";
+import { secretPaths } from "../config/secret-paths";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
 import type { SidecarTimings } from "../protocol/sidecar-config";
 import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
-import { loadClawrunConfig } from "./config-schema";
+import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
 import type { WakeHook } from "./domain/wake-hook";
+import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 import type { SandboxProvider } from "./providers/types";
@@ -49,6 +51,8 @@ export interface ContextOptions {
   clock?: () => number;
   /** Fault injection around the real provider. */
   wrapProvider?: (provider: SandboxProvider) => SandboxProvider;
+  /** Measurement or fault injection around the real store (benches count commands). */
+  wrapStore?: (store: Store) => Store;
   /** Another agent object (e.g. a command agent built by the test). */
   agent?: Agent;
   sidecarTimings?: Partial<SidecarTimings>;
@@ -74,8 +78,15 @@ export function getContext(): Promise<AppContext> {
 export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
   const cwd = o.cwd ?? process.cwd();
   const env = readEnv(o.source, cwd);
-  const logger = o.logger ?? createLogger({ level: env.logLevel, production: env.production });
   const config = loadClawrunConfig(env.configPath);
+  const logger =
+    o.logger ??
+    createLogger({
+      level: env.logLevel,
+      production: env.production,
+      // Config values the schema marks secret never reach the log, even if the config is logged.
+      redact: secretPaths(clawrunConfigSchema, config.config).map((p) => `config.${p}`),
+    });
   const secrets = resolveSecrets(env);
   const cfg = config.config;
   const timings: LifecycleTimings = { ...LIFECYCLE, ...env.timingOverrides };
@@ -83,11 +94,12 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   if (!env.publicUrl)
     throw new Error("CLAWRUN_PUBLIC_URL is not set: sidecars need it to send heartbeats");
 
-  const store = createStore(env.store, {
+  const baseStore = createStore(env.store, {
     instance: cfg.instance.name,
     stateDir: env.stateDir,
     onVercel: env.onVercel,
   });
+  const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const baseProvider = buildProvider(cfg, env, logger);
   const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
   const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
@@ -103,10 +115,20 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     ...[...channels.values()].flatMap((c) => (c.wakeHook ? [c.wakeHook] : [])),
     ...(o.hooks ?? []),
   ];
+  const inbox = new Inbox({
+    store,
+    provider,
+    agent,
+    channels,
+    logger,
+    clock,
+    timings,
+  });
   const manager = new SandboxLifecycleManager({
     store,
     provider,
     agent,
+    inbox,
     hooks,
     retention: new CountBasedRetention(timings.snapshotsKept),
     logger,
@@ -115,7 +137,6 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     masterSecret: secrets.secrets.CLAWRUN_SECRET,
     publicUrl: env.publicUrl,
     clock,
-    channels,
     sidecarTimings: o.sidecarTimings,
   });
   return {

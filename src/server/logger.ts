@@ -33,12 +33,14 @@ export interface LoggerOptions {
   production?: boolean;
   /** Write here instead of stdout (tests). */
   destination?: NodeJS.WritableStream;
+  /** More paths to redact (the config values its schema marks secret, under `config.`). */
+  redact?: string[];
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const base = {
     level: opts.level ?? "info",
-    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    redact: { paths: [...REDACT_PATHS, ...(opts.redact ?? [])], censor: "[redacted]" },
   };
   if (opts.destination) return pino(base, opts.destination as pino.DestinationStream);
   if (opts.production) return pino(base);

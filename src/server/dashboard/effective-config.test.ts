@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readEnv } from "../../config/env";
-import { parseConfigText } from "../config-schema";
+import { clawrunConfigSchema, parseConfigText } from "../config-schema";
 import { effectiveConfig } from "./effective-config";
 
 describe("effectiveConfig", () => {
@@ -18,7 +18,11 @@ describe("effectiveConfig", () => {
     { REDIS_URL: "redis://user:pw@host:6379", CLAWRUN_TIMINGS: '{"heartbeatIntervalMs":1000}' },
     "/srv",
   );
-  const rows = effectiveConfig({ config, raw, path: "/srv/clawrun.json" }, env);
+  const rows = effectiveConfig(
+    { config, raw, path: "/srv/clawrun.json" },
+    env,
+    clawrunConfigSchema,
+  );
   const row = (key: string) => rows.find((r) => r.key === key);
 
   it("says which values come from clawrun.json and which are defaults", () => {

@@ -1,5 +1,7 @@
+import type { z } from "zod";
 import type { AppEnv } from "../../config/env";
 import type { LoadedConfig } from "../../config/load-config";
+import { secretPaths } from "../../config/secret-paths";
 
 export interface ConfigRow {
   key: string;
@@ -12,19 +14,19 @@ export interface ConfigRow {
  * Pure: the effective configuration as rows, saying where each value came from. Values that
  * could be secrets (agent env) are never shown, only that they are set and from where.
  */
-export function effectiveConfig(loaded: LoadedConfig, env: AppEnv): ConfigRow[] {
+export function effectiveConfig(loaded: LoadedConfig, env: AppEnv, schema: z.ZodType): ConfigRow[] {
   const rows: ConfigRow[] = [];
   const file = loaded.path ? "clawrun.json" : "default";
+  // Values the schema marks secret are said to be set, never shown (src/config/secret-paths.ts).
+  const hidden = new Set(secretPaths(schema, loaded.config));
   const walk = (value: unknown, raw: unknown, path: string[]) => {
     const key = path.join(".");
-    if (path[0] === "agent" && path[1] === "env") {
-      for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-        const shown =
-          typeof v === "object" && v && "fromEnv" in v
-            ? `(from environment ${(v as { fromEnv: string }).fromEnv})`
-            : "(set)";
-        rows.push({ key: `${key}.${name}`, value: shown, source: file });
-      }
+    if (hidden.has(key)) {
+      const shown =
+        typeof value === "object" && value && "fromEnv" in value
+          ? `(from environment ${(value as { fromEnv: string }).fromEnv})`
+          : "(set)";
+      rows.push({ key, value: shown, source: raw === undefined ? "default" : file });
       return;
     }
     if (value && typeof value === "object" && !Array.isArray(value)) {

@@ -34,6 +34,11 @@ export const instanceStateSchema = z.object({
   ttlDeadline: epochMs.nullable(),
   /** Snapshot the current/last sandbox was restored from, or the last one taken. */
   snapshotId: z.string().nullable(),
+  /**
+   * Resumable providers: the stopped sandbox that holds the agent's files while it sleeps
+   * (a persistent named sandbox); the next wake resumes it.
+   */
+  savedSandboxId: z.string().nullable().default(null),
   /** Last error in plain words (failed starts, snapshot failures). */
   error: z.string().nullable(),
   /** Wake hooks are registered while sleeping so messages can wake the agent. */

@@ -5,13 +5,20 @@ import type { InboxMessage } from "../domain/inbox-message";
 import type { SandboxProvider } from "../providers/types";
 import type { Store } from "../store/types";
 import { retryDelayMs } from "./backoff";
+import { messageEvent } from "./inbox-events";
+import { replyId } from "./replies";
 
 /** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
-export const CLAIM_MARGIN_MS = 5_000;
+const CLAIM_MARGIN_MS = 5_000;
+
+/** How long a claimed message stays invisible to other deliverers. */
+export function deliveryVisibilityMs(agent: Pick<Agent, "deliveryTimeoutMs">): number {
+  return agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+}
 const BATCH = 10;
 
 export interface DrainDeps {
-  store: Pick<Store, "state" | "inbox" | "events">;
+  store: Pick<Store, "state" | "inbox" | "outbox" | "events">;
   provider: SandboxProvider;
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
@@ -56,7 +63,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     unreachable: false,
   };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
-  const visibilityMs = d.agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+  const visibilityMs = deliveryVisibilityMs(d.agent);
   let target: { baseUrl: string; sandboxId: string } | null = null;
 
   for (;;) {
@@ -107,10 +114,20 @@ async function deliverOne(
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
+    // The reply is queued before the message is acknowledged: a crash in between redelivers
+    // (agents are told the id to be idempotent) and the reply's id dedupes the second reply.
+    if (!isInline) await queueReply(d, msg, result);
     await d.store.inbox.ack(msg.id);
     r.delivered++;
     if (isInline) r.inline = { ok: true, result };
-    else await sendReply(d, target.sandboxId, msg, result);
+    await messageEvent(
+      d,
+      target.sandboxId,
+      msg,
+      "message.delivered",
+      "info",
+      `delivered ${msg.id}`,
+    );
     return true;
   } catch (err) {
     if (err instanceof AgentUnreachableError) {
@@ -127,7 +144,7 @@ async function deliverOne(
     if (outcome === "dead") {
       r.dead++;
       if (isInline) r.inline = { ok: false, error };
-      await event(
+      await messageEvent(
         d,
         target.sandboxId,
         msg,
@@ -137,7 +154,7 @@ async function deliverOne(
       );
     } else if (outcome === "retry") {
       r.retried++;
-      await event(
+      await messageEvent(
         d,
         target.sandboxId,
         msg,
@@ -147,43 +164,6 @@ async function deliverOne(
       );
     }
     return false;
-  }
-}
-
-async function sendReply(
-  d: DrainDeps,
-  sandboxId: string,
-  msg: InboxMessage,
-  result: DeliveryResult,
-): Promise<void> {
-  const channel = d.channels.get(msg.channel);
-  try {
-    const target = { messageId: msg.id, conversation: msg.conversation, meta: msg.meta };
-    const sent = channel
-      ? await channel.send(target, result.reply, AbortSignal.timeout(30_000))
-      : { sent: false, detail: `no reply channel for "${msg.channel}"` };
-    await event(
-      d,
-      sandboxId,
-      msg,
-      "message.replied",
-      "info",
-      `reply to ${msg.id}: ${sent.detail}`,
-      {
-        sent: sent.sent,
-        reply: result.reply.slice(0, 500),
-      },
-    );
-  } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    await event(
-      d,
-      sandboxId,
-      msg,
-      "reply.failed",
-      "warn",
-      `reply to ${msg.id} could not be sent: ${error}`,
-    );
   }
 }
 
@@ -200,27 +180,13 @@ async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> 
   return true;
 }
 
-async function event(
-  d: DrainDeps,
-  sandboxId: string,
-  msg: InboxMessage,
-  type: string,
-  level: "info" | "warn" | "error",
-  message: string,
-  details: Record<string, unknown> = {},
-): Promise<void> {
-  d.logger[level]({ type, messageId: msg.id, channel: msg.channel }, message);
-  await d.store.events.append({
-    at: d.clock(),
-    type,
-    level,
-    sandboxId,
-    message,
-    details: {
-      messageId: msg.id,
-      channel: msg.channel,
-      conversation: msg.conversation,
-      ...details,
-    },
+async function queueReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult): Promise<void> {
+  await d.store.outbox.enqueue({
+    id: replyId(msg.id),
+    channel: msg.channel,
+    conversation: msg.conversation,
+    text: result.reply,
+    receivedAt: d.clock(),
+    meta: { ...msg.meta, inReplyTo: msg.id },
   });
 }

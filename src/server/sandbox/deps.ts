@@ -4,6 +4,7 @@ import type { ClawrunConfig } from "../../config/schema";
 import type { SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import type { WakeHook } from "../domain/wake-hook";
+import type { Inbox } from "../inbox/inbox";
 import type { SandboxProvider } from "../providers/types";
 import type { Store } from "../store/types";
 import type { PolicySettings } from "./policy";
@@ -11,6 +12,8 @@ import type { RetentionPolicy } from "./retention";
 
 /** Everything the lifecycle works through: ports only, built by the composition root. */
 export interface LifecycleDeps {
+  /** Delivery of queued messages, and waiting for deliveries under way. */
+  inbox: Inbox;
   /** Every port but counters: the lifecycle reads and writes state, events, heartbeats, inbox, schedule. */
   store: Omit<Store, "counters">;
   provider: SandboxProvider;

@@ -1,8 +1,8 @@
 import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat";
 import type { ExtendReason, InstanceState, Versioned } from "../domain/instance-state";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
+import { stopQuietly } from "./housekeeping";
 import { decideHeartbeat } from "./policy";
-import { stopQuietly } from "./sleep";
 import type { StateCell } from "./state-cell";
 
 export type HeartbeatOutcome =

@@ -1,7 +1,6 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
-import type { Channel } from "../channels/types";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import { type DrainOptions, type DrainResult, drainInbox } from "../inbox/drain";
+import type { DrainOptions, DrainResult } from "../inbox/drain";
 import {
   errorMessage,
   type LifecycleDeps,
@@ -12,37 +11,27 @@ import {
   startupBudgetMs,
 } from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
+import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
-import { mayAutoWake } from "./policy";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
 import { sidecarAnswers } from "./sidecar-probe";
-import { applyRetention, type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
+import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
 import { sandboxAlive } from "./tick-policy";
+import { admitWake, alreadyRunning, type WakeRequest } from "./wake-plan";
 
 /** After a wake, keep delivering through retry back-offs for this long; the tick covers the rest. */
 const RETRY_WINDOW_MS = 60_000;
 
-export type WakeTrigger = "message" | "cron" | "operator";
-
-export interface WakeRequest {
-  reason: string;
-  trigger: WakeTrigger;
-  fresh?: boolean;
-  snapshotId?: string;
-}
+export type { WakeRequest };
 
 export type WakeOutcome =
   | StartOutcome
   | { status: "already-running"; sandboxId: string }
   | { status: "not-now"; reason: string };
-
-export interface ManagerDeps extends LifecycleDeps {
-  channels: ReadonlyMap<string, Channel>;
-}
 
 /**
  * SandboxLifecycleManager: start, extend, snapshot + stop, wake and reconcile (seed 000),
@@ -52,7 +41,7 @@ export interface ManagerDeps extends LifecycleDeps {
 export class SandboxLifecycleManager {
   readonly cell: StateCell;
 
-  constructor(private readonly d: ManagerDeps) {
+  constructor(private readonly d: LifecycleDeps) {
     this.cell = new StateCell(d.store, d.clock, d.logger);
   }
 
@@ -65,42 +54,25 @@ export class SandboxLifecycleManager {
    * starts; the others wait for that outcome instead of failing or creating another.
    */
   async wake(req: WakeRequest): Promise<WakeOutcome> {
-    const began = Date.now();
+    const clock = this.d.clock;
+    const began = clock();
     const waitLimit = this.d.timings.lockLeaseMs + startupBudgetMs(this.d) + 30_000;
-    let cur = await this.cell.read();
-    if (!req.fresh && !req.snapshotId && cur.value.status === "running" && cur.value.sandboxId) {
-      return { status: "already-running", sandboxId: cur.value.sandboxId };
-    }
-    if (
-      req.trigger !== "operator" &&
-      !mayAutoWake(cur.value, this.d.clock(), policySettings(this.d)) &&
-      !TRANSITIONAL.has(cur.value.status)
-    ) {
-      return {
-        status: "not-now",
-        reason: `instance is ${cur.value.status}${cur.value.error ? `: ${cur.value.error}` : ""}`,
-      };
-    }
-    while (Date.now() - began < waitLimit) {
+    const cur = await this.cell.read();
+    const admitted = admitWake(cur.value, req, clock(), policySettings(this.d));
+    if (admitted.kind === "already-running")
+      return { status: "already-running", sandboxId: admitted.sandboxId };
+    if (admitted.kind === "not-now") return { status: "not-now", reason: admitted.reason };
+    while (clock() - began < waitLimit) {
       const attempt = await this.withLock(async (lock) => {
         let now = await this.cell.read();
-        if (
-          now.value.status === "running" &&
-          now.value.sandboxId &&
-          !req.fresh &&
-          !req.snapshotId
-        ) {
-          return { status: "already-running", sandboxId: now.value.sandboxId } as const;
-        }
         if (TRANSITIONAL.has(now.value.status)) {
           // We hold the lock, so whoever set this status died mid-way: repair first.
           await repairStuck(this.d, this.cell, lock);
           now = await this.cell.read();
         }
-        if (now.value.status === "running" && !req.fresh && !req.snapshotId) {
-          return { status: "already-running", sandboxId: now.value.sandboxId ?? "" } as const;
-        }
-        if (now.value.status === "running" && now.value.sandboxId) {
+        if (alreadyRunning(now.value, req))
+          return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;
+        if (now.value.status === "running") {
           // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
           const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
           if (slept.status !== "sleeping")
@@ -112,18 +84,16 @@ export class SandboxLifecycleManager {
         }
         const at = now;
         return this.reported("start", () =>
-          startSandbox(this.d, this.cell, lock, req, at, Date.now() - began),
+          startSandbox(this.d, this.cell, lock, req, at, clock() - began),
         );
       });
       if (attempt.acquired) return attempt.value;
       await sleepMs(500);
-      cur = await this.cell.read();
-      if (cur.value.status === "running" && cur.value.sandboxId && !req.fresh && !req.snapshotId) {
-        return { status: "already-running", sandboxId: cur.value.sandboxId };
-      }
-      if (cur.value.status === "failed" && cur.value.since >= began && req.trigger !== "operator") {
-        return { status: "failed", error: cur.value.error ?? cur.value.reason };
-      }
+      const seen = (await this.cell.read()).value;
+      if (alreadyRunning(seen, req))
+        return { status: "already-running", sandboxId: seen.sandboxId as string };
+      if (seen.status === "failed" && seen.since >= began && req.trigger !== "operator")
+        return { status: "failed", error: seen.error ?? seen.reason };
     }
     return { status: "not-now", reason: "another lifecycle operation is still running" };
   }
@@ -211,18 +181,11 @@ export class SandboxLifecycleManager {
   }
 
   drain(opts: DrainOptions = {}): Promise<DrainResult> {
-    return drainInbox(
-      {
-        store: this.d.store,
-        provider: this.d.provider,
-        agent: this.d.agent,
-        channels: this.d.channels,
-        logger: this.d.logger,
-        clock: this.d.clock,
-        timings: this.d.timings,
-      },
-      opts,
-    );
+    return this.d.inbox.drain(opts);
+  }
+
+  sendReplies(): Promise<unknown> {
+    return this.d.inbox.sendReplies();
   }
 
   /**

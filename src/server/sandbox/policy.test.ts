@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MIN, NOW, SEED_SETTINGS, stateOf } from "../../../tests/support/policy-fixtures";
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState } from "../domain/instance-state";
-import {
-  activeReason,
-  decideHeartbeat,
-  mayAutoWake,
-  nativeTtlMs,
-  planRestore,
-  sleepForecast,
-} from "./policy";
+import { activeReason, decideHeartbeat, mayAutoWake, nativeTtlMs, sleepForecast } from "./policy";
 
 const S = SEED_SETTINGS;
 const state = (over: Partial<InstanceState> = {}) => stateOf("running", 60, 2, over);
@@ -167,63 +160,6 @@ describe("mayAutoWake", () => {
     ["failed 5 minutes ago", state({ status: "failed", since: NOW - 5 * MIN }), true],
   ] as const)("%s → %s", (_n, st, expected) => {
     expect(mayAutoWake(st, NOW, S)).toBe(expected);
-  });
-});
-
-describe("planRestore", () => {
-  const snaps = [{ id: "snap_3" }, { id: "snap_2" }, { id: "snap_1" }];
-  it.each([
-    [
-      "first start",
-      { snapshots: [], expectedSnapshotId: null, fresh: false, requested: null },
-      { kind: "fresh", reason: "no snapshot yet: first start" },
-    ],
-    [
-      "newest first, with fallbacks",
-      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: null },
-      { kind: "restore", candidates: ["snap_3", "snap_2", "snap_1"] },
-    ],
-    [
-      "explicit fresh start ignores snapshots",
-      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: true, requested: null },
-      { kind: "fresh", reason: "operator asked to start fresh" },
-    ],
-    [
-      "wake from a chosen snapshot",
-      { snapshots: snaps, expectedSnapshotId: "snap_3", fresh: false, requested: "snap_1" },
-      { kind: "restore", candidates: ["snap_1"] },
-    ],
-    [
-      "chosen snapshot missing",
-      { snapshots: snaps, expectedSnapshotId: null, fresh: false, requested: "snap_9" },
-      { kind: "refuse", reason: "snapshot snap_9 does not exist" },
-    ],
-  ] as const)("%s", (_n, input, expected) => {
-    expect(planRestore(input)).toEqual(expected);
-  });
-
-  it("refuses to start empty over lost state unless the operator starts fresh", () => {
-    const lost = { at: NOW, sandboxId: "sbx_1" };
-    const base = { snapshots: [], expectedSnapshotId: null, requested: null, lost };
-    const refused = planRestore({ ...base, fresh: false });
-    expect(refused.kind).toBe("refuse");
-    expect(refused.kind === "refuse" && refused.reason).toMatch(/files were lost.*start fresh/);
-    expect(planRestore({ ...base, fresh: true }).kind).toBe("fresh");
-    // A snapshot taken since (or an older one) is restored as usual.
-    expect(planRestore({ ...base, snapshots: [{ id: "snap_1" }], fresh: false })).toEqual({
-      kind: "restore",
-      candidates: ["snap_1"],
-    });
-  });
-
-  it("refuses to start empty when the agent's snapshots have vanished", () => {
-    const plan = planRestore({
-      snapshots: [],
-      expectedSnapshotId: "snap_3",
-      fresh: false,
-      requested: null,
-    });
-    expect(plan.kind).toBe("refuse");
   });
 });
 

@@ -2,10 +2,11 @@ import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
+import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { restAfterDeath } from "./rest-after-death";
 import { sidecarAnswers } from "./sidecar-probe";
-import { snapshotAndStop, stopQuietly } from "./sleep";
+import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
 import { planTick, sandboxAlive, type TickAction } from "./tick-policy";
@@ -23,6 +24,8 @@ export interface ReconcileOps {
     fn: (lock: HeldLock) => Promise<T>,
   ): Promise<{ acquired: true; value: T } | { acquired: false }>;
   wakeAndDeliver(req: { reason: string; trigger: "message" | "cron" }): Promise<unknown>;
+  /** Replies queued for the platforms go out whether or not the agent is awake. */
+  sendReplies(): Promise<unknown>;
 }
 
 /**
@@ -61,6 +64,11 @@ export async function reconcile(
       }
     }
     if (!changed) break;
+  }
+  try {
+    await ops.sendReplies();
+  } catch (err) {
+    report.errors.push(`replies: ${errorMessage(err)}`);
   }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
   return report;

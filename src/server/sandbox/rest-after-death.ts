@@ -1,7 +1,7 @@
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type LifecycleDeps, recordEvent } from "./deps";
+import { recordAwake } from "./housekeeping";
 import { planRestAfterDeath, type RestPlan } from "./rest-policy";
-import { recordAwake } from "./sleep";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
@@ -25,7 +25,7 @@ export async function restAfterDeath(
   const ownSnapshot = snapshots.find((sn) => sn.sourceSandboxId === sandboxId)?.createdAt ?? 0;
   const savedAt = Math.max(cur.value.sandboxCreatedAt ?? 0, ownSnapshot);
   const delivered = events.some(
-    (e) => e.sandboxId === sandboxId && e.type === "message.replied" && e.at > savedAt,
+    (e) => e.sandboxId === sandboxId && e.type === "message.delivered" && e.at > savedAt,
   );
   const filesChanged = heartbeat ? heartbeat.lastChangedAt > savedAt : null;
   const plan = planRestAfterDeath({

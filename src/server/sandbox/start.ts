@@ -1,29 +1,15 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import type { ManagedSandbox } from "../providers/types";
-import {
-  errorMessage,
-  type LifecycleDeps,
-  policySettings,
-  recordEvent,
-  startupBudgetMs,
-} from "./deps";
+import { errorMessage, type LifecycleDeps, startupBudgetMs } from "./deps";
 import { waitForHealth } from "./health-wait";
+import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
-import { nativeTtlMs, planRestore } from "./policy";
+import { obtainSandbox } from "./obtain-sandbox";
 import { launchSidecar, provisionFiles } from "./provisioning";
-import { stopQuietly } from "./sleep";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
-
-export interface StartRequest {
-  reason: string;
-  /** Ignore snapshots on purpose (operator "start fresh"). */
-  fresh?: boolean;
-  /** Restore this snapshot instead of the newest (operator "wake from this"). */
-  snapshotId?: string;
-}
+import { planWake, type WakeRequest } from "./wake-plan";
 
 export type StartOutcome =
   | { status: "running"; sandboxId: string; timings: Record<string, number> }
@@ -37,7 +23,7 @@ export async function startSandbox(
   d: LifecycleDeps,
   cell: StateCell,
   lock: HeldLock,
-  req: StartRequest,
+  req: WakeRequest,
   cur: Versioned<InstanceState>,
   lockWaitMs: number,
 ): Promise<StartOutcome> {
@@ -50,60 +36,32 @@ export async function startSandbox(
     { reason: req.reason },
   );
 
-  const snapshots = await d.provider.listSnapshots();
-  const plan = planRestore({
-    snapshots,
-    expectedSnapshotId: cur.value.snapshotId,
-    fresh: req.fresh ?? false,
-    requested: req.snapshotId ?? null,
-    lost: cur.value.lost,
+  const caps = d.provider.capabilities;
+  const plan = planWake({
+    state: cur.value,
+    capabilities: caps,
+    snapshots: caps.resumable ? [] : await d.provider.listSnapshots(),
+    request: req,
   });
   if (plan.kind === "refuse") return fail(d, cell, cur, null, plan.reason);
 
-  const candidates = plan.kind === "restore" ? plan.candidates : [null];
   const createStarted = Date.now();
-  let sandbox: ManagedSandbox | null = null;
-  let restoredFrom: string | null = null;
-  const restoreErrors: string[] = [];
-  for (const snapshotId of candidates) {
-    await lock.confirm();
-    try {
-      sandbox = await d.provider.create({
-        snapshotId: snapshotId ?? undefined,
-        timeoutMs: nativeTtlMs(policySettings(d)),
-        ports: [SANDBOX_PORTS.daemon, SANDBOX_PORTS.sidecar],
-        resources: d.config.sandbox.resources,
-        networkPolicy: d.config.sandbox.networkPolicy,
-        labels: { instance: d.config.instance.name },
-      });
-      restoredFrom = snapshotId;
-      break;
-    } catch (err) {
-      const what = snapshotId ? `restore of snapshot ${snapshotId}` : "create";
-      restoreErrors.push(`${what}: ${errorMessage(err)}`);
-      await recordEvent(d, {
-        type: "sandbox.create-failed",
-        level: "error",
-        sandboxId: null,
-        message: `${what} failed: ${errorMessage(err)}`,
-        details: { snapshotId },
-      });
-    }
+  const got = await obtainSandbox(d, lock, plan);
+  if (!got.ok) {
+    if (!got.stateGone) return fail(d, cell, cur, null, got.error);
+    const lost = { at: d.clock(), sandboxId: cur.value.savedSandboxId ?? "(unknown)" };
+    return fail(d, cell, cur, null, got.error, { lost, savedSandboxId: null });
   }
-  if (!sandbox) {
-    const error =
-      plan.kind === "restore"
-        ? `none of ${candidates.length} snapshot(s) could be restored (${restoreErrors.join("; ")}); the agent's state is kept — fix the provider or "start fresh" to discard it`
-        : `sandbox could not be created: ${restoreErrors.join("; ")}`;
-    return fail(d, cell, cur, null, error);
-  }
+  const { sandbox, restoredFrom } = got;
   timings.createMs = Date.now() - createStarted;
 
   cur = await cell.patch(cur, {
     sandboxId: sandbox.id,
     sandboxCreatedAt: sandbox.createdAt,
     ttlDeadline: sandbox.createdAt + sandbox.timeout,
-    snapshotId: plan.kind === "fresh" ? null : restoredFrom,
+    snapshotId:
+      plan.kind === "fresh" ? null : plan.kind === "resume" ? cur.value.snapshotId : restoredFrom,
+    savedSandboxId: null,
   });
   try {
     let mark = Date.now();
@@ -149,8 +107,12 @@ export async function startSandbox(
       "running",
       { hooksRegistered: false, error: null, lost: null },
       {
-        reason: restoredFrom ? `running, restored from ${restoredFrom}` : "running, fresh",
-        details: { timings, hookErrors, restoredFrom },
+        reason: got.resumed
+          ? `running, resumed ${sandbox.id}`
+          : restoredFrom
+            ? `running, restored from ${restoredFrom}`
+            : "running, fresh",
+        details: { timings, hookErrors, restoredFrom, resumed: got.resumed },
       },
     );
     return { status: "running", sandboxId: sandbox.id, timings };
@@ -166,12 +128,13 @@ async function fail(
   cur: Versioned<InstanceState>,
   sandboxId: string | null,
   error: string,
+  patch: Partial<InstanceState> = {},
 ): Promise<StartOutcome> {
   await registerAll(d.hooks); // messages keep arriving: they queue and may wake it later
   await cell.transition(
     cur,
     "failed",
-    { ...AT_REST, error },
+    { ...AT_REST, error, ...patch },
     { reason: error, level: "error", details: { sandboxId } },
   );
   return { status: "failed", error };

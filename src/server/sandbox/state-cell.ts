@@ -12,6 +12,7 @@ export const INITIAL_STATE: InstanceState = {
   sandboxCreatedAt: null,
   ttlDeadline: null,
   snapshotId: null,
+  savedSandboxId: null,
   error: null,
   hooksRegistered: false,
   lastExtend: null,

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { InboxMessage, NewInboxMessage } from "../domain/inbox-message";
 import { parseReply, type RedisContext } from "./redis-context";
+import type { QueueKeys } from "./redis-keys";
 import {
   ACK,
   CLAIM,
+  DEFER,
   ENQUEUE,
   FAIL,
   LIST_MESSAGES,
@@ -25,7 +27,10 @@ const countsReply = z.tuple([z.number(), z.number()]);
 export class RedisInbox implements InboxStore {
   private readonly scripts;
 
-  constructor(private readonly ctx: RedisContext) {
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly keys: QueueKeys,
+  ) {
     const s = (src: string) => ctx.redis.createScript(src);
     this.scripts = {
       enqueue: s(ENQUEUE),
@@ -34,6 +39,7 @@ export class RedisInbox implements InboxStore {
       release: s(RELEASE),
       fail: s(FAIL),
       retryDead: s(RETRY_DEAD),
+      defer: s(DEFER),
       list: s(LIST_MESSAGES),
     };
   }
@@ -41,11 +47,11 @@ export class RedisInbox implements InboxStore {
   async enqueue(
     message: NewInboxMessage,
   ): Promise<{ duplicate: boolean; message: InboxMessage | null }> {
-    const { keys } = this.ctx;
+    const { keys } = this;
     const key = keys.message(message.id);
     const raw = await this.ctx.call(key, () =>
       this.scripts.enqueue.exec(
-        [keys.dedupe(message.id), key, keys.pending, keys.inboxSeq],
+        [keys.dedupe(message.id), key, keys.pending, keys.seq],
         [
           message.id,
           inboxBody(message),
@@ -71,7 +77,7 @@ export class RedisInbox implements InboxStore {
 
   private async list(which: "pending" | "dead", limit: number): Promise<InboxMessage[]> {
     if (limit <= 0) return [];
-    const { keys } = this.ctx;
+    const { keys } = this;
     const zset = which === "pending" ? keys.pending : keys.dead;
     const raw = await this.ctx.call(zset, () =>
       this.scripts.list.exec(
@@ -84,7 +90,7 @@ export class RedisInbox implements InboxStore {
 
   async claim(now: number, visibilityMs: number, limit: number): Promise<InboxMessage[]> {
     if (limit <= 0) return [];
-    const { keys } = this.ctx;
+    const { keys } = this;
     const raw = await this.ctx.call(keys.pending, () =>
       this.scripts.claim.exec(
         [keys.pending],
@@ -95,7 +101,7 @@ export class RedisInbox implements InboxStore {
   }
 
   async ack(id: string): Promise<boolean> {
-    const { keys } = this.ctx;
+    const { keys } = this;
     const raw = await this.ctx.call(keys.message(id), () =>
       this.scripts.ack.exec([keys.pending, keys.message(id)], [id]),
     );
@@ -103,11 +109,19 @@ export class RedisInbox implements InboxStore {
   }
 
   async release(id: string): Promise<boolean> {
-    const { keys } = this.ctx;
+    const { keys } = this;
     const raw = await this.ctx.call(keys.message(id), () =>
       this.scripts.release.exec([keys.pending, keys.message(id)], [id]),
     );
     return parseReply(flagReply, raw, "release") === 1;
+  }
+
+  async defer(id: string, notBefore: number): Promise<boolean> {
+    const { keys } = this;
+    const raw = await this.ctx.call(keys.message(id), () =>
+      this.scripts.defer.exec([keys.pending, keys.message(id)], [id, String(notBefore)]),
+    );
+    return parseReply(flagReply, raw, "defer") === 1;
   }
 
   async fail(
@@ -115,7 +129,7 @@ export class RedisInbox implements InboxStore {
     error: string,
     opts: { maxAttempts: number; retryAt: number },
   ): Promise<"retry" | "dead" | "missing"> {
-    const { keys } = this.ctx;
+    const { keys } = this;
     const raw = await this.ctx.call(keys.message(id), () =>
       this.scripts.fail.exec(
         [keys.pending, keys.dead, keys.message(id), keys.deadSeq],
@@ -126,7 +140,7 @@ export class RedisInbox implements InboxStore {
   }
 
   async retryDead(id: string): Promise<boolean> {
-    const { keys } = this.ctx;
+    const { keys } = this;
     const raw = await this.ctx.call(keys.message(id), () =>
       this.scripts.retryDead.exec([keys.dead, keys.pending, keys.message(id)], [id]),
     );
@@ -135,7 +149,8 @@ export class RedisInbox implements InboxStore {
 
   /** Both counts in one pipelined round trip. */
   async count(): Promise<{ pending: number; dead: number }> {
-    const { keys, redis } = this.ctx;
+    const { keys } = this;
+    const { redis } = this.ctx;
     const raw = await this.ctx.call(keys.pending, () =>
       redis.pipeline().zcard(keys.pending).zcard(keys.dead).exec(),
     );
@@ -148,7 +163,7 @@ export class RedisInbox implements InboxStore {
     return assembleInboxMessage(
       body,
       { seq, attempts, lastError, notBefore, claimedUntil },
-      this.ctx.keys.message(id),
+      this.keys.message(id),
     );
   }
 }

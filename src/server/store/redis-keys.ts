@@ -17,8 +17,22 @@ export interface RedisKeys {
   events: string;
   /** Sorted set of interval JSON scored by end time, trimmed to the cap. */
   awake: string;
-  /** Counter giving inbox messages their arrival order (seq). */
-  inboxSeq: string;
+  /** The keys of the inbox (channel messages) and of the outbox (replies). */
+  queue(name: QueueName): QueueKeys;
+  /** String holding the schedule JSON. */
+  schedule: string;
+  /** Fixed-window counter, expiring at the end of its window. */
+  hit(key: string): string;
+  /** A small record (string), optionally expiring. */
+  kv(key: string): string;
+}
+
+export type QueueName = "inbox" | "outbox";
+
+/** One durable queue's keys. */
+export interface QueueKeys {
+  /** Counter giving messages their arrival order (seq). */
+  seq: string;
   /** Counter giving dead-letter entries their order. */
   deadSeq: string;
   /** Sorted set of pending message ids scored by seq. */
@@ -31,12 +45,20 @@ export interface RedisKeys {
   message(id: string): string;
   /** Marker that an id was seen, expiring after the dedupe window. */
   dedupe(id: string): string;
-  /** String holding the schedule JSON. */
-  schedule: string;
-  /** Fixed-window counter, expiring at the end of its window. */
-  hit(key: string): string;
-  /** A small record (string), optionally expiring. */
-  kv(key: string): string;
+}
+
+/** The inbox keeps the key names it always had; the outbox's live under `outbox:`. */
+function queueKeys(p: string, name: QueueName): QueueKeys {
+  const q = name === "inbox" ? p : `${p}outbox:`;
+  return {
+    seq: name === "inbox" ? `${p}inbox-seq` : `${q}seq`,
+    deadSeq: `${q}dead-seq`,
+    pending: `${q}pending`,
+    dead: `${q}dead`,
+    messagePrefix: `${q}msg:`,
+    message: (id) => `${q}msg:${id}`,
+    dedupe: (id) => `${q}dedupe:${id}`,
+  };
 }
 
 export function redisKeys(instance: string): RedisKeys {
@@ -49,13 +71,7 @@ export function redisKeys(instance: string): RedisKeys {
     heartbeat: (sandboxId) => `${p}hb:${sandboxId}`,
     events: `${p}events`,
     awake: `${p}awake`,
-    inboxSeq: `${p}inbox-seq`,
-    deadSeq: `${p}dead-seq`,
-    pending: `${p}pending`,
-    dead: `${p}dead`,
-    messagePrefix: `${p}msg:`,
-    message: (id) => `${p}msg:${id}`,
-    dedupe: (id) => `${p}dedupe:${id}`,
+    queue: (name) => queueKeys(p, name),
     schedule: `${p}schedule`,
     hit: (key) => `${p}hit:${key}`,
     kv: (key) => `${p}kv:${key}`,

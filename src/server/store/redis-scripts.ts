@@ -152,6 +152,18 @@ end
 return 0
 `;
 
+/**
+ * KEYS: pending, message. ARGV: id, notBefore. → 1 | 0 not pending. Unclaims without
+ * counting an attempt (the receiver asked to wait, e.g. HTTP 429 retry_after).
+ */
+export const DEFER = `
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('HSET', KEYS[2], 'claimedUntil', 0, 'notBefore', ARGV[2])
+  return 1
+end
+return 0
+`;
+
 /** KEYS: pending, message. ARGV: id. → 1 removed | 0 not pending. The dedupe marker stays. */
 export const ACK = `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then

@@ -25,6 +25,7 @@ export class RedisStore implements Store {
   readonly events: RedisEvents;
   readonly awake: RedisAwake;
   readonly inbox: RedisInbox;
+  readonly outbox: RedisInbox;
   readonly schedule: RedisSchedule;
   readonly counters: RedisCounters;
   readonly kv: RedisKv;
@@ -50,7 +51,8 @@ export class RedisStore implements Store {
     this.heartbeats = new RedisHeartbeats(this.ctx);
     this.events = new RedisEvents(this.ctx);
     this.awake = new RedisAwake(this.ctx);
-    this.inbox = new RedisInbox(this.ctx);
+    this.inbox = new RedisInbox(this.ctx, this.ctx.keys.queue("inbox"));
+    this.outbox = new RedisInbox(this.ctx, this.ctx.keys.queue("outbox"));
     this.schedule = new RedisSchedule(this.ctx);
     this.counters = new RedisCounters(this.ctx);
     this.kv = new RedisKv(this.ctx);

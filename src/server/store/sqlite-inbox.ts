@@ -30,8 +30,32 @@ interface InboxRow {
 const COLUMNS = `id, seq, conversation, body, attempts, last_error, not_before, claimed_until, dead_seq`;
 
 /** The durable inbox on sqlite: pending rows have dead_seq NULL; dead rows are ordered by dead_seq. */
+/** The tables and counters of one queue: the inbox (messages) or the outbox (replies). */
+export interface QueueTables {
+  table: "inbox" | "outbox";
+  dedupe: "inbox_dedupe" | "outbox_dedupe";
+  seq: string;
+  deadSeq: string;
+}
+
+export const INBOX_TABLES: QueueTables = {
+  table: "inbox",
+  dedupe: "inbox_dedupe",
+  seq: "inbox",
+  deadSeq: "dead",
+};
+export const OUTBOX_TABLES: QueueTables = {
+  table: "outbox",
+  dedupe: "outbox_dedupe",
+  seq: "outbox",
+  deadSeq: "outbox-dead",
+};
+
 export class SqliteInbox implements InboxStore {
-  constructor(private readonly ctx: SqliteContext) {}
+  constructor(
+    private readonly ctx: SqliteContext,
+    private readonly t: QueueTables = INBOX_TABLES,
+  ) {}
 
   enqueue(message: NewInboxMessage): Promise<{ duplicate: boolean; message: InboxMessage | null }> {
     return this.ctx.run(() => {
@@ -40,24 +64,24 @@ export class SqliteInbox implements InboxStore {
         const now = Date.now();
         // Expired dedupe ids are dropped here, so the table only holds live ones.
         ctx
-          .sql(`DELETE FROM inbox_dedupe WHERE instance = ? AND expires_at <= ?`)
+          .sql(`DELETE FROM ${this.t.dedupe} WHERE instance = ? AND expires_at <= ?`)
           .run(ctx.instance, now);
         const existing = this.row(message.id);
         if (existing) return { duplicate: true, message: this.toMessage(existing) };
         const seen = ctx
-          .sql(`SELECT 1 FROM inbox_dedupe WHERE instance = ? AND id = ?`)
+          .sql(`SELECT 1 FROM ${this.t.dedupe} WHERE instance = ? AND id = ?`)
           .get(ctx.instance, message.id);
         if (seen) return { duplicate: true, message: null };
 
-        const seq = this.next("inbox");
+        const seq = this.next(this.t.seq);
         ctx
           .sql(
-            `INSERT INTO inbox (instance, id, seq, conversation, body, attempts, last_error,
+            `INSERT INTO ${this.t.table} (instance, id, seq, conversation, body, attempts, last_error,
                not_before, claimed_until, dead_seq) VALUES (?, ?, ?, ?, ?, 0, NULL, 0, 0, NULL)`,
           )
           .run(ctx.instance, message.id, seq, message.conversation, inboxBody(message));
         ctx
-          .sql(`INSERT INTO inbox_dedupe (instance, id, expires_at) VALUES (?, ?, ?)`)
+          .sql(`INSERT INTO ${this.t.dedupe} (instance, id, expires_at) VALUES (?, ?, ?)`)
           .run(ctx.instance, message.id, now + ctx.opts.dedupeWindowMs);
         const stored = this.row(message.id);
         return { duplicate: false, message: stored ? this.toMessage(stored) : null };
@@ -77,8 +101,8 @@ export class SqliteInbox implements InboxStore {
     if (limit <= 0) return [];
     const sql =
       which === "pending"
-        ? `SELECT ${COLUMNS} FROM inbox WHERE instance = ? AND dead_seq IS NULL ORDER BY seq LIMIT ?`
-        : `SELECT ${COLUMNS} FROM inbox WHERE instance = ? AND dead_seq IS NOT NULL ORDER BY dead_seq DESC LIMIT ?`;
+        ? `SELECT ${COLUMNS} FROM ${this.t.table} WHERE instance = ? AND dead_seq IS NULL ORDER BY seq LIMIT ?`
+        : `SELECT ${COLUMNS} FROM ${this.t.table} WHERE instance = ? AND dead_seq IS NOT NULL ORDER BY dead_seq DESC LIMIT ?`;
     const rows = this.ctx.sql(sql).all(this.ctx.instance, limit) as InboxRow[];
     return rows.map((r) => this.toMessage(r));
   }
@@ -89,12 +113,16 @@ export class SqliteInbox implements InboxStore {
       if (limit <= 0) return [];
       return ctx.tx(() => {
         const rows = ctx
-          .sql(`SELECT ${COLUMNS} FROM inbox WHERE instance = ? AND dead_seq IS NULL ORDER BY seq`)
+          .sql(
+            `SELECT ${COLUMNS} FROM ${this.t.table} WHERE instance = ? AND dead_seq IS NULL ORDER BY seq`,
+          )
           .all(ctx.instance) as InboxRow[];
         const claimed: InboxMessage[] = [];
         // A conversation whose earliest pending message cannot be claimed now waits as a whole.
         const blocked = new Set<string>();
-        const update = ctx.sql(`UPDATE inbox SET claimed_until = ? WHERE instance = ? AND id = ?`);
+        const update = ctx.sql(
+          `UPDATE ${this.t.table} SET claimed_until = ? WHERE instance = ? AND id = ?`,
+        );
         for (const row of rows) {
           if (claimed.length >= limit) break;
           if (blocked.has(row.conversation)) continue;
@@ -113,7 +141,7 @@ export class SqliteInbox implements InboxStore {
   ack(id: string): Promise<boolean> {
     return this.ctx.run(() => {
       const result = this.ctx
-        .sql(`DELETE FROM inbox WHERE instance = ? AND id = ? AND dead_seq IS NULL`)
+        .sql(`DELETE FROM ${this.t.table} WHERE instance = ? AND id = ? AND dead_seq IS NULL`)
         .run(this.ctx.instance, id);
       return result.changes === 1;
     });
@@ -123,9 +151,21 @@ export class SqliteInbox implements InboxStore {
     return this.ctx.run(() => {
       const result = this.ctx
         .sql(
-          `UPDATE inbox SET claimed_until = 0 WHERE instance = ? AND id = ? AND dead_seq IS NULL`,
+          `UPDATE ${this.t.table} SET claimed_until = 0 WHERE instance = ? AND id = ? AND dead_seq IS NULL`,
         )
         .run(this.ctx.instance, id);
+      return result.changes === 1;
+    });
+  }
+
+  defer(id: string, notBefore: number): Promise<boolean> {
+    return this.ctx.run(() => {
+      const result = this.ctx
+        .sql(
+          `UPDATE ${this.t.table} SET claimed_until = 0, not_before = ?
+           WHERE instance = ? AND id = ? AND dead_seq IS NULL`,
+        )
+        .run(notBefore, this.ctx.instance, id);
       return result.changes === 1;
     });
   }
@@ -144,15 +184,15 @@ export class SqliteInbox implements InboxStore {
         if (attempts >= opts.maxAttempts) {
           ctx
             .sql(
-              `UPDATE inbox SET attempts = ?, last_error = ?, claimed_until = 0, dead_seq = ?
+              `UPDATE ${this.t.table} SET attempts = ?, last_error = ?, claimed_until = 0, dead_seq = ?
                WHERE instance = ? AND id = ?`,
             )
-            .run(attempts, error, this.next("dead"), ctx.instance, id);
+            .run(attempts, error, this.next(this.t.deadSeq), ctx.instance, id);
           return "dead";
         }
         ctx
           .sql(
-            `UPDATE inbox SET attempts = ?, last_error = ?, not_before = ?, claimed_until = 0
+            `UPDATE ${this.t.table} SET attempts = ?, last_error = ?, not_before = ?, claimed_until = 0
              WHERE instance = ? AND id = ?`,
           )
           .run(attempts, error, opts.retryAt, ctx.instance, id);
@@ -166,7 +206,7 @@ export class SqliteInbox implements InboxStore {
       // seq is untouched, so the message returns to its original place in arrival order.
       const result = this.ctx
         .sql(
-          `UPDATE inbox SET dead_seq = NULL, attempts = 0, not_before = 0, claimed_until = 0
+          `UPDATE ${this.t.table} SET dead_seq = NULL, attempts = 0, not_before = 0, claimed_until = 0
            WHERE instance = ? AND id = ? AND dead_seq IS NOT NULL`,
         )
         .run(this.ctx.instance, id);
@@ -180,7 +220,7 @@ export class SqliteInbox implements InboxStore {
         .sql(
           `SELECT count(*) FILTER (WHERE dead_seq IS NULL) AS pending,
                   count(*) FILTER (WHERE dead_seq IS NOT NULL) AS dead
-           FROM inbox WHERE instance = ?`,
+           FROM ${this.t.table} WHERE instance = ?`,
         )
         .get(this.ctx.instance) as { pending: number; dead: number };
       return { pending: row.pending, dead: row.dead };
@@ -189,7 +229,7 @@ export class SqliteInbox implements InboxStore {
 
   private row(id: string): InboxRow | undefined {
     return this.ctx
-      .sql(`SELECT ${COLUMNS} FROM inbox WHERE instance = ? AND id = ?`)
+      .sql(`SELECT ${COLUMNS} FROM ${this.t.table} WHERE instance = ? AND id = ?`)
       .get(this.ctx.instance, id) as InboxRow | undefined;
   }
 
@@ -205,7 +245,7 @@ export class SqliteInbox implements InboxStore {
   }
 
   private toMessage(row: InboxRow): InboxMessage {
-    const key = `sqlite:inbox[${this.ctx.instance}/${row.id}]`;
+    const key = `sqlite:${this.t.table}[${this.ctx.instance}/${row.id}]`;
     return assembleInboxMessage(
       row.body,
       {

@@ -109,6 +109,32 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (instance, key)
   ) STRICT;
   `,
+  `
+  -- The outbox: agents' replies waiting to be sent to the platforms, shaped like the inbox.
+  CREATE TABLE outbox (
+    instance TEXT NOT NULL,
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    conversation TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    last_error TEXT,
+    not_before INTEGER NOT NULL,
+    claimed_until INTEGER NOT NULL,
+    dead_seq INTEGER,
+    PRIMARY KEY (instance, id)
+  ) STRICT;
+  CREATE INDEX outbox_by_seq ON outbox (instance, seq);
+  CREATE INDEX outbox_dead ON outbox (instance, dead_seq) WHERE dead_seq IS NOT NULL;
+
+  CREATE TABLE outbox_dedupe (
+    instance TEXT NOT NULL,
+    id TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (instance, id)
+  ) STRICT;
+  CREATE INDEX outbox_dedupe_by_expiry ON outbox_dedupe (instance, expires_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,5 @@
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection";
-import { type SqliteContext, SqliteInbox } from "./sqlite-inbox";
+import { INBOX_TABLES, OUTBOX_TABLES, type SqliteContext, SqliteInbox } from "./sqlite-inbox";
 import { SqliteLocks } from "./sqlite-locks";
 import { SqliteAwake, SqliteEvents } from "./sqlite-logs";
 import { SqliteCounters, SqliteKv, SqliteSchedule } from "./sqlite-records";
@@ -24,6 +24,7 @@ export class SqliteStore implements Store {
   readonly events: SqliteEvents;
   readonly awake: SqliteAwake;
   readonly inbox: SqliteInbox;
+  readonly outbox: SqliteInbox;
   readonly schedule: SqliteSchedule;
   readonly counters: SqliteCounters;
   readonly kv: SqliteKv;
@@ -46,7 +47,8 @@ export class SqliteStore implements Store {
     this.heartbeats = new SqliteHeartbeats(ctx);
     this.events = new SqliteEvents(ctx);
     this.awake = new SqliteAwake(ctx);
-    this.inbox = new SqliteInbox(ctx);
+    this.inbox = new SqliteInbox(ctx, INBOX_TABLES);
+    this.outbox = new SqliteInbox(ctx, OUTBOX_TABLES);
     this.schedule = new SqliteSchedule(ctx);
     this.counters = new SqliteCounters(ctx);
     this.kv = new SqliteKv(ctx);

@@ -26,6 +26,8 @@ export interface Store {
   readonly events: EventLog;
   readonly awake: AwakeLog;
   readonly inbox: InboxStore;
+  /** Replies waiting to be sent back to the platforms: a queue shaped like the inbox. */
+  readonly outbox: InboxStore;
   readonly schedule: ScheduleStore;
   readonly counters: CounterStore;
   readonly kv: KvStore;
@@ -93,6 +95,11 @@ export interface InboxStore {
   claim(now: number, visibilityMs: number, limit: number): Promise<InboxMessage[]>;
   /** Gives a claimed message back without counting an attempt (the deliverer chose not to deliver). */
   release(id: string): Promise<boolean>;
+  /**
+   * Gives a claimed message back without counting an attempt, not due before `notBefore`
+   * (the receiver asked to wait, e.g. a platform's 429 with retry_after).
+   */
+  defer(id: string, notBefore: number): Promise<boolean>;
   /** Removes a delivered message (its id stays in the dedupe window). */
   ack(id: string): Promise<boolean>;
   /**

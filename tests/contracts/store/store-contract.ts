@@ -55,7 +55,8 @@ export function describeStoreContract(
 
     stateContract(ctx);
     logsContract(ctx);
-    inboxContract(ctx);
+    inboxContract(ctx, "inbox");
+    inboxContract(ctx, "outbox");
     faultsContract(ctx);
   });
 }

@@ -93,8 +93,8 @@ async function redisCorrupt(raw: IORedis, instance: string, target: CorruptTarge
     events: async () => [await raw.lset(k.events, 0, '{"id":42}'), k.events],
     intervals: async () => [await raw.zadd(k.awake, 1.5, "[]"), k.awake],
     inbox: async () => [
-      await raw.hset(k.message(messageId), "body", '{"id":"x"}'),
-      k.message(messageId),
+      await raw.hset(k.queue("inbox").message(messageId), "body", '{"id":"x"}'),
+      k.queue("inbox").message(messageId),
     ],
     schedule: async () => [await raw.set(k.schedule, '{"nextDueAt":"soon"}'), k.schedule],
   };

@@ -132,6 +132,42 @@ describe("Telegram (end to end)", () => {
     }
   });
 
+  it("waits as long as Telegram's 429 asks and then sends the reply once, in order", async () => {
+    const chatId = 801;
+    // Wake the agent first so the only wait is the platform's.
+    expect(
+      (await fake.deliver(textUpdate({ updateId: 8001, chatId, text: "before" }))).status,
+    ).toBe(200);
+    await waitFor("the first reply", async () => repliesTo(chatId)[0], 60_000, 100);
+    fake.fail(
+      "sendMessage",
+      {
+        error_code: 429,
+        description: "Too Many Requests: retry after 8",
+        parameters: { retry_after: 8 },
+      },
+      { times: 1 },
+    );
+    const sentAt = Date.now();
+    expect(
+      (await fake.deliver(textUpdate({ updateId: 8002, chatId, text: "slow down" }))).status,
+    ).toBe(200);
+    expect((await fake.deliver(textUpdate({ updateId: 8003, chatId, text: "after" }))).status).toBe(
+      200,
+    );
+    await waitFor("both replies", async () => repliesTo(chatId).length >= 4, 60_000, 100);
+    const replies = repliesTo(chatId);
+    // One refused attempt, then the two replies in order, none before the asked-for 8 s.
+    const texts = replies
+      .slice(1)
+      .map((c) => /^echo: ([a-z ]+) \(/.exec(String(c.params.text))?.[1]);
+    expect(texts).toEqual(["slow down", "slow down", "after"]);
+    expect((replies[2]?.at ?? 0) - sentAt).toBeGreaterThanOrEqual(8_000);
+    const deferred = await eventsOf(server, "reply.deferred");
+    expect(deferred.some((e) => e.details.messageId === "telegram:8002")).toBe(true);
+    expect(await eventsOf(server, "reply.dead-letter")).toEqual([]);
+  });
+
   it("answers a forged update 401 and stores nothing", async () => {
     const res = await fetch(`${server.url}/api/webhooks/telegram`, {
       method: "POST",

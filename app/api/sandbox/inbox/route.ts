@@ -3,11 +3,21 @@ import { operatorRoute } from "@/src/server/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
+/** Queued messages and dead letters, and the replies waiting to go back to the platforms. */
 export const GET = operatorRoute("read", async (_req, ctx) => {
-  const [pending, dead, counts] = await Promise.all([
-    ctx.store.inbox.listPending(100),
-    ctx.store.inbox.listDead(100),
-    ctx.store.inbox.count(),
+  const { inbox, outbox } = ctx.store;
+  const [pending, dead, counts, replyPending, replyDead, replyCounts] = await Promise.all([
+    inbox.listPending(100),
+    inbox.listDead(100),
+    inbox.count(),
+    outbox.listPending(100),
+    outbox.listDead(100),
+    outbox.count(),
   ]);
-  return NextResponse.json({ counts, pending, dead });
+  return NextResponse.json({
+    counts,
+    pending,
+    dead,
+    replies: { counts: replyCounts, pending: replyPending, dead: replyDead },
+  });
 });

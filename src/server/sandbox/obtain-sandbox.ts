@@ -1,0 +1,97 @@
+import { SANDBOX_PORTS } from "../../protocol/constants";
+import { type ManagedSandbox, SandboxNotFoundError } from "../providers/types";
+import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
+import type { HeldLock } from "./lifecycle-lock";
+import { nativeTtlMs } from "./policy";
+import type { WakePlan } from "./wake-plan";
+
+export type Obtained =
+  | {
+      ok: true;
+      sandbox: ManagedSandbox;
+      /** The snapshot it was restored from (restore plans). */
+      restoredFrom: string | null;
+      resumed: boolean;
+    }
+  | {
+      ok: false;
+      error: string;
+      /** The saved state itself is gone (not a passing provider fault). */
+      stateGone: boolean;
+    };
+
+/**
+ * Carries out a wake plan with the provider: create empty, restore from the first snapshot
+ * that works (each failure an event), or resume the agent's stopped sandbox. Never falls
+ * back to an empty sandbox when saved state cannot be brought back.
+ */
+export async function obtainSandbox(
+  d: LifecycleDeps,
+  lock: HeldLock,
+  plan: Exclude<WakePlan, { kind: "refuse" }>,
+): Promise<Obtained> {
+  const timeoutMs = nativeTtlMs(policySettings(d));
+  if (plan.kind === "resume") {
+    await lock.confirm();
+    try {
+      const sandbox = await requireResume(d)(plan.sandboxId, { timeoutMs });
+      return { ok: true, sandbox, restoredFrom: null, resumed: true };
+    } catch (err) {
+      const gone = err instanceof SandboxNotFoundError;
+      await recordEvent(d, {
+        type: "sandbox.resume-failed",
+        level: "error",
+        sandboxId: plan.sandboxId,
+        message: `resuming sandbox ${plan.sandboxId} failed: ${errorMessage(err)}`,
+      });
+      return {
+        ok: false,
+        stateGone: gone,
+        error: gone
+          ? `the agent's sandbox ${plan.sandboxId} (or the state it saved) no longer exists; "start fresh" begins with an empty agent on purpose`
+          : `sandbox ${plan.sandboxId} could not be resumed: ${errorMessage(err)}; the agent's state is kept`,
+      };
+    }
+  }
+  const candidates = plan.kind === "restore" ? plan.candidates : [null];
+  const errors: string[] = [];
+  for (const snapshotId of candidates) {
+    await lock.confirm();
+    try {
+      const sandbox = await d.provider.create({
+        snapshotId: snapshotId ?? undefined,
+        timeoutMs,
+        ports: [SANDBOX_PORTS.daemon, SANDBOX_PORTS.sidecar],
+        resources: d.config.sandbox.resources,
+        networkPolicy: d.config.sandbox.networkPolicy,
+        labels: { instance: d.config.instance.name },
+      });
+      return { ok: true, sandbox, restoredFrom: snapshotId, resumed: false };
+    } catch (err) {
+      const what = snapshotId ? `restore of snapshot ${snapshotId}` : "create";
+      errors.push(`${what}: ${errorMessage(err)}`);
+      await recordEvent(d, {
+        type: "sandbox.create-failed",
+        level: "error",
+        sandboxId: null,
+        message: `${what} failed: ${errorMessage(err)}`,
+        details: { snapshotId },
+      });
+    }
+  }
+  return {
+    ok: false,
+    stateGone: false,
+    error:
+      plan.kind === "restore"
+        ? `none of ${candidates.length} snapshot(s) could be restored (${errors.join("; ")}); the agent's state is kept — fix the provider or "start fresh" to discard it`
+        : `sandbox could not be created: ${errors.join("; ")}`,
+  };
+}
+
+function requireResume(d: LifecycleDeps) {
+  const resume = d.provider.resume?.bind(d.provider);
+  if (!resume)
+    throw new Error(`the ${d.provider.name} provider declares resumable but has no resume()`);
+  return resume;
+}
