@@ -107,6 +107,37 @@ describe("launcherScript", () => {
     expect(existsSync(join(root, "started"))).toBe(false);
   });
 
+  it("hides the named daemon variables from the install, not from the check or the agent", () => {
+    const { root } = run("");
+    const script = launcherScript({
+      name: "fake",
+      tool: {
+        name: "fake",
+        check: "test -f seen",
+        install: ['echo "install saw [$SECRET_KEY] [$PLAIN]" > seen'],
+      },
+      exec: `sh -c 'echo "agent saw [$SECRET_KEY]"; cat seen'`,
+      hideFromInstall: ["SECRET_KEY"],
+    });
+    writeFileSync(join(root, launcherPath("fake")), script);
+    const res = spawnSync("sh", [launcherPath("fake")], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        SECRET_KEY: "sk-1",
+        PLAIN: "p",
+      } as unknown as NodeJS.ProcessEnv,
+      encoding: "utf8",
+    });
+    expect(res.stdout.trim().split("\n").slice(-2)).toEqual([
+      "agent saw [sk-1]",
+      "install saw [] [p]",
+    ]);
+    expect(() =>
+      launcherScript({ name: "x", tool: fakeTool, exec: "true", hideFromInstall: ["A; rm -rf /"] }),
+    ).toThrow(/hideFromInstall: expected variable names/);
+  });
+
   it("quotes tool commands so their quotes and variables reach `sh -c` unchanged", () => {
     const { root, go } = run(
       launcherScript({

@@ -18,6 +18,11 @@ export interface LauncherInput {
   prelude?: readonly string[];
   /** The command line `exec`ed once the tool is present; `$1` is the listen port. */
   exec: string;
+  /**
+   * Daemon variables the install never sees (the model key, the gateway token): an install
+   * runs third-party package scripts, which have no business reading them.
+   */
+  hideFromInstall?: readonly string[];
 }
 
 /** Where an agent's launcher lives, relative to the sandbox root (provisioned at every start). */
@@ -29,9 +34,15 @@ export function launcherPath(name: string): string {
 export function launcherScript(input: LauncherInput): string {
   const say = (text: string) => `echo ${shellQuote(`clawrun launcher: ${input.name} ${text}`)}`;
   const check = `sh -c ${shellQuote(input.tool.check)}`;
+  for (const name of input.hideFromInstall ?? []) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new Error(`hideFromInstall: expected variable names, got ${JSON.stringify(name)}`);
+  }
+  const hide = (input.hideFromInstall ?? []).map((n) => `-u ${n} `).join("");
+  const run = hide === "" ? "sh -c" : `env ${hide}sh -c`;
   const steps = input.tool.install.map((command, i) => {
     const what = `install step ${i + 1}/${input.tool.install.length} failed`;
-    return `  sh -c ${shellQuote(command)} || { code=$?; echo "clawrun launcher: ${input.name} ${what} (exit $code)" >&2; exit 1; }`;
+    return `  ${run} ${shellQuote(command)} || { code=$?; echo "clawrun launcher: ${input.name} ${what} (exit $code)" >&2; exit 1; }`;
   });
   return [
     "#!/bin/sh",

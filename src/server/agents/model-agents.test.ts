@@ -157,6 +157,8 @@ describe("OpenClaw specifics", () => {
     const launcher = String((await agent.files())[1]?.content);
     expect(launcher).toContain("--cache '\\''/var/cache/oc'\\''");
     expect(launcher).not.toContain("rm -rf .cache/clawrun-npm");
+    // npm runs third-party install scripts: they never see the key or the token.
+    expect(launcher).toContain("env -u CLAWRUN_MODEL_API_KEY -u OPENCLAW_GATEWAY_TOKEN sh -c");
     expect(
       problemsOf(() => section({ type: "openclaw", ...openai, npmCacheDir: "cache" })).join(),
     ).toMatch(/agent\.npmCacheDir: expected an absolute directory path/);
@@ -190,6 +192,9 @@ describe("ZeroClaw specifics", () => {
     );
     expect(String(launcher?.content)).toContain(
       'exec "$root/.local/bin/zeroclaw" daemon -p "$1" --host 127.0.0.1',
+    );
+    expect(String(launcher?.content)).toContain(
+      "env -u ZEROCLAW_providers__models__openai__clawrun__api_key sh -c",
     );
     expect(agent.daemon().env).toEqual({
       ZEROCLAW_providers__models__openai__clawrun__api_key: "sk-secret-1",

@@ -71,6 +71,7 @@ export class OpenClawAgent implements Agent {
       name: this.name,
       tool,
       exec: `"$root/${wrapper}" gateway --port "$1"`,
+      hideFromInstall: Object.keys(this.secretEnv()),
     });
     return [
       { path: config.path, content: config.content, mode: 0o600 },
@@ -82,15 +83,16 @@ export class OpenClawAgent implements Agent {
     return {
       command: "sh",
       args: [launcherPath(this.name), "{PORT}"],
-      env: {
-        ...this.o.env,
-        ...openclawSecretEnv({
-          modelApiKey: this.o.modelApiKey,
-          gatewayToken: this.o.gatewayToken,
-        }),
-      },
+      env: { ...this.o.env, ...this.secretEnv() },
       port: this.o.port,
     };
+  }
+
+  private secretEnv(): Record<string, string> {
+    return openclawSecretEnv({
+      modelApiKey: this.o.modelApiKey,
+      gatewayToken: this.o.gatewayToken,
+    });
   }
 
   deliver(baseUrl: string, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {

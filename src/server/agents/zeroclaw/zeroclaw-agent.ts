@@ -62,6 +62,7 @@ export class ZeroClawAgent implements Agent {
         `export ZEROCLAW_CONFIG_DIR="\${ZEROCLAW_CONFIG_DIR:-$root/${ZEROCLAW_CONFIG_DIR}}"`,
       ],
       exec: `"$root/${ZEROCLAW_BIN}" daemon -p "$1" --host 127.0.0.1`,
+      hideFromInstall: [zeroclawKeyEnv(this.o.model)],
     });
     return [
       { path: config.path, content: config.content, mode: 0o600 },
