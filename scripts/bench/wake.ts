@@ -3,15 +3,22 @@ import { type ClawrunServer, startClawrun } from "../../tests/support/clawrun-se
 import { waitFor } from "../../tests/support/free-port";
 import { instanceStatus, operatorGet, sendMessage } from "../../tests/support/messages";
 import { ensureNextBuild } from "../../tests/support/next-build";
+import { startVercelSandboxEmulator } from "../../tests/support/vercel-sandbox-emulator";
 
 /**
- * Message → agent for a SLEEPING instance, against the production server (local provider,
- * real sidecar, echo agent, sqlite): the 202 ack latency and each wake phase, median and
- * p95 over BENCH_WAKES (default 20) wakes. Each round puts the agent to sleep through the
- * operator API first, so every message restores from a snapshot.
+ * Message → agent for a SLEEPING instance, against the production server (real sidecar, echo
+ * agent, sqlite): the 202 ack latency and each wake phase, median and p95 over BENCH_WAKES
+ * (default 20) wakes, for each provider in BENCH_PROVIDERS (default: local, and vercel in
+ * both modes through the real SDK against the API emulator, which runs the same local
+ * processes behind it — so the difference is the SDK's and the API's own overhead per phase).
+ * Each round puts the agent to sleep through the operator API first, so every message
+ * restores from a snapshot (or resumes the persistent sandbox).
  *   npx tsx scripts/bench/wake.ts
  */
 const WAKES = Number(process.env.BENCH_WAKES ?? 20);
+const PROVIDERS = (process.env.BENCH_PROVIDERS ?? "local,vercel-snapshot,vercel-persistent")
+  .split(",")
+  .filter(Boolean);
 
 type Event = { type: string; at: number; details: Record<string, unknown> };
 const PHASES = [
@@ -48,7 +55,9 @@ async function oneWake(
       server,
       "/api/sandbox/events?limit=20",
     );
-    const replied = events.find((e) => e.type === "message.replied" && e.details.messageId === id);
+    const replied = events.find(
+      (e) => e.type === "message.delivered" && e.details.messageId === id,
+    );
     const running = events.find((e) => e.type === "status.running");
     return replied && running ? { replied, running } : null;
   };
@@ -72,27 +81,37 @@ function stats(values: number[]): { p50: number; p95: number } {
   return { p50: at(0.5), p95: at(0.95) };
 }
 
-async function main() {
-  ensureNextBuild();
-  const server = await startClawrun({ config: { sandbox: { activeDuration: 600 } } });
+async function measure(provider: string): Promise<Record<string, number>[]> {
+  const emulator = provider.startsWith("vercel") ? await startVercelSandboxEmulator() : null;
+  const sandbox = emulator
+    ? { activeDuration: 600, provider: "vercel", vercel: { mode: provider.split("-")[1] } }
+    : { activeDuration: 600 };
+  const server = await startClawrun({ config: { sandbox }, env: emulator?.env ?? {} });
   try {
     await sendMessage(server, { id: "warm-up", conversation: "bench", text: "first start" });
-    await waitFor("running", async () => (await instanceStatus(server)) === "running", 30_000);
+    await waitFor("running", async () => (await instanceStatus(server)) === "running", 60_000);
     const rows: Record<string, number>[] = [];
     for (let i = 0; i < WAKES; i++) rows.push(await oneWake(server, i));
-    console.log(
-      `wake on message: ${WAKES} wakes from a snapshot (local provider, echo agent, sqlite)\n`,
-    );
-    console.log("| phase            | median ms | p95 ms |");
-    console.log("| ---------------- | --------- | ------ |");
-    for (const phase of PHASES) {
-      const { p50, p95 } = stats(rows.map((r) => r[phase] as number));
-      console.log(
-        `| ${phase.padEnd(16)} | ${p50.toFixed(0).padStart(9)} | ${p95.toFixed(0).padStart(6)} |`,
-      );
-    }
+    return rows;
   } finally {
     await server.stop();
+    await emulator?.close();
+  }
+}
+
+async function main() {
+  ensureNextBuild();
+  const results = new Map<string, Record<string, number>[]>();
+  for (const p of PROVIDERS) results.set(p, await measure(p));
+  console.log(`wake on message: ${WAKES} wakes each (echo agent, sqlite); median / p95 ms\n`);
+  console.log(`| phase            | ${PROVIDERS.map((p) => p.padEnd(19)).join(" | ")} |`);
+  console.log(`| ---------------- | ${PROVIDERS.map(() => "-".repeat(19)).join(" | ")} |`);
+  for (const phase of PHASES) {
+    const cells = PROVIDERS.map((p) => {
+      const { p50, p95 } = stats((results.get(p) ?? []).map((r) => r[phase] as number));
+      return `${p50.toFixed(0)} / ${p95.toFixed(0)}`.padEnd(19);
+    });
+    console.log(`| ${phase.padEnd(16)} | ${cells.join(" | ")} |`);
   }
 }
 

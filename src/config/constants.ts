@@ -1,7 +1,7 @@
 import { SIDECAR_TIMINGS } from "../protocol/sidecar-config";
 
 /**
- * Lifecycle internals from seed 000/001. Deliberately NOT configurable in clawrun.json:
+ * Lifecycle internals (docs/lifecycle.md, the numbers marked internal). Not configurable in clawrun.json:
  * they are tuned together (TTL buffer ≈ 5 heartbeats of runway, extend ≈ 3 heartbeats).
  * Tests shorten them through `Timings` objects passed in; these are the shipped defaults.
  */
@@ -22,7 +22,7 @@ export const LIFECYCLE = {
   lockLeaseMs: 10_000,
   /** A holder stops renewing after this long, so a hung operation cannot keep the instance. */
   lockMaxHoldMs: 5 * 60_000,
-  /** Health confirmation budget after starting the sidecar (seed: 15 retries × 1 s). */
+  /** Health confirmation budget after starting the sidecar (docs/lifecycle.md: 15 s). */
   healthBudgetMs: 15_000,
   /** We poll inside that budget more often than the seed's 1 s to notice "healthy" sooner. */
   healthPollMs: 100,
@@ -30,8 +30,12 @@ export const LIFECYCLE = {
   snapshotRetryDelayMs: 2_000,
   /** CountBasedRetention: snapshots kept after a stop. */
   snapshotsKept: 3,
-  /** After a failed start, messages and cron do not retry a wake sooner than this (operators can). */
-  failedWakeCooldownMs: 5 * 60_000,
+  /**
+   * After a failed start, messages and cron retry the wake after this delay, doubling with each
+   * consecutive failure up to failedRetryMaxMs (operators can retry at once).
+   */
+  failedRetryBaseMs: 5_000,
+  failedRetryMaxMs: 5 * 60_000,
   /** Inbox delivery: attempts before a message is dead-lettered, and the first retry delay (doubles). */
   deliveryMaxAttempts: 5,
   deliveryRetryBaseMs: 2_000,

@@ -1,4 +1,4 @@
-/** Ports declared inside every sandbox (seed 001: daemon 3000, sidecar health 3001). */
+/** Ports declared inside every sandbox (docs/sidecar.md: daemon 3000, sidecar 3001). */
 export const SANDBOX_PORTS = { daemon: 3000, sidecar: 3001 } as const;
 
 /**
@@ -24,5 +24,5 @@ export function resolveListenPort(
   return port;
 }
 
-/** Environment variable that carries the sidecar's heartbeat secret (never argv, seed 001). */
+/** Environment variable that carries the sidecar's heartbeat secret (never argv; docs/sidecar.md). */
 export const HB_SECRET_ENV = "CLAWRUN_HB_SECRET";

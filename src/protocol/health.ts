@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { daemonStatusSchema } from "./heartbeat";
 
-/** `GET /health` on the sidecar (seed 001). `ok` is true only when the daemon is running. */
+/** `GET /health` on the sidecar (docs/sidecar.md). `ok` is true only when the daemon is running. */
 export const sidecarHealthSchema = z.object({
   ok: z.boolean(),
   daemon: z.object({

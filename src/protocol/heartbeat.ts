@@ -6,7 +6,7 @@ export type DaemonStatus = z.infer<typeof daemonStatusSchema>;
 
 const epochMs = z.number().int().nonnegative();
 
-/** Body the sidecar POSTs to `<parent>/api/heartbeat` (seed 001, exactly these fields). */
+/** Body the sidecar POSTs to `<parent>/api/heartbeat` (docs/sidecar.md, exactly these fields). */
 export const heartbeatBodySchema = z.strictObject({
   sandboxId: z.string().min(1).max(200),
   lastChangedAt: epochMs,

@@ -11,9 +11,16 @@ export interface TickLoop {
  * a holder that died — a restarted server's first tick) tries again within half a lease, so
  * a dead holder delays the repair and its wake by seconds, not a whole interval.
  */
-export function nextTickDelayMs(report: TickReport | null, timings: LifecycleTimings): number {
+export function nextTickDelayMs(
+  report: TickReport | null,
+  timings: LifecycleTimings,
+  now: number,
+): number {
   if (report && !report.ran)
     return Math.min(timings.tickIntervalMs, Math.max(250, timings.lockLeaseMs / 2));
+  // A retry or a cron job due before the next interval: come back for it (not busy-looping).
+  if (report?.nextAt != null)
+    return Math.max(250, Math.min(timings.tickIntervalMs, report.nextAt - now));
   return timings.tickIntervalMs;
 }
 
@@ -35,7 +42,7 @@ export function startTickLoop(
       logger.warn({ err: (err as Error).message }, "tick failed; the next one retries");
     }
     if (stopped) return;
-    timer = setTimeout(tick, nextTickDelayMs(report, timings));
+    timer = setTimeout(tick, nextTickDelayMs(report, timings, Date.now()));
     timer.unref();
   };
   void tick(); // reconcile at once after a restart (e.g. sandboxes that died meanwhile)

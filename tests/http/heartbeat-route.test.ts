@@ -113,7 +113,7 @@ describe("POST /api/heartbeat over HTTP (production server)", () => {
   });
 
   it.each([
-    ["malformed JSON", "{nope", /expected a JSON object/],
+    ["malformed JSON", "{nope", /body: expected JSON, a heartbeat/],
     [
       "a missing sandboxId",
       JSON.stringify({ root: "/x" }),

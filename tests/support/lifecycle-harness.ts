@@ -11,6 +11,7 @@ import { type AppContext, createAppContext } from "../../src/server/context";
 import type { LifecycleEvent } from "../../src/server/domain/events";
 import type { InstanceState } from "../../src/server/domain/instance-state";
 import type { WakeHook } from "../../src/server/domain/wake-hook";
+import { errorResponse } from "../../src/server/http/errors";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
@@ -116,7 +117,10 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       headers: req.headers as Record<string, string>,
       body: body.length ? body : undefined,
     });
-    const { response, followUp } = await handleHeartbeatRequest(request, ctx);
+    // As the route wrapper does: errors the handler throws are mapped in one place.
+    const { response, followUp } = await handleHeartbeatRequest(request, ctx).catch(
+      (err: unknown) => ({ response: errorResponse(err, null), followUp: null }),
+    );
     const text = await response.text();
     const sandboxId = String(
       (JSON.parse(body.toString() || "{}") as { sandboxId?: string }).sandboxId,

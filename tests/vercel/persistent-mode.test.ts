@@ -12,7 +12,7 @@ import { VercelProvider } from "../../src/server/providers/vercel/vercel-provide
 import { startVercelSandboxEmulator } from "../support/vercel-sandbox-emulator";
 
 /**
- * Persistent mode (seed 002) through the SDK and the emulator: one named sandbox per
+ * Persistent mode (docs/vercel-sandbox.md) through the SDK and the emulator: one named sandbox per
  * instance, stop() saves its files, resume() brings the same sandbox back by name, and
  * nothing ever creates an empty sandbox where the named one or its saved state is gone.
  */

@@ -5,7 +5,7 @@ import type { AppContext } from "../context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";
-import { sleepForecast } from "../sandbox/policy";
+import { nextRetryAt, sleepForecast } from "../sandbox/policy";
 import { TRANSITIONAL } from "../sandbox/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 
@@ -22,6 +22,8 @@ export interface Overview {
   /** Live from the sidecar while running; null otherwise or when it does not answer. */
   sidecar: SidecarHealth | null;
   forecast: { reason: string | null; activeUntil: number } | null;
+  /** A failed instance: when messages or cron will next try to wake it (null: not by itself). */
+  nextRetryAt: number | null;
   inbox: { pending: number; dead: number };
   cron: { nextDueAt: number | null; nextJob: string | null };
   awake: { day: AwakeSummary; month: AwakeSummary };
@@ -30,7 +32,7 @@ export interface Overview {
   settings: { activeDurationMs: number; heartbeatIntervalMs: number };
 }
 
-export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<Overview> {
+export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise<Overview> {
   const state = (await ctx.manager.getState()).value;
   const [heartbeat, inbox, schedule, intervals, sidecar] = await Promise.all([
     state.sandboxId ? ctx.store.heartbeats.get(state.sandboxId) : Promise.resolve(null),
@@ -72,6 +74,7 @@ export async function buildOverview(ctx: AppContext, now = Date.now()): Promise<
     heartbeat,
     sidecar,
     forecast,
+    nextRetryAt: state.status === "failed" && !state.lost ? nextRetryAt(state, settings) : null,
     inbox,
     cron: { nextDueAt: schedule?.nextDueAt ?? null, nextJob: schedule?.nextJob ?? null },
     awake: {

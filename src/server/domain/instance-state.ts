@@ -52,6 +52,8 @@ export const instanceStateSchema = z.object({
    * "start fresh" (docs/lifecycle.md, "When state is lost").
    */
   lost: z.object({ at: epochMs, sandboxId: z.string() }).nullable().default(null),
+  /** Consecutive failed starts (reset by a successful one): the retry backoff grows with it. */
+  failedStarts: z.number().int().nonnegative().default(0),
 });
 export type InstanceState = z.infer<typeof instanceStateSchema>;
 

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { ClawrunError } from "../../protocol/clawrun-error";
 import { StoreUnavailableError } from "../store/types";
 
-/** DESIGN invariant 1: every 4xx/5xx is `{ "error": { "code", "message" } }`. */
+/** Every 4xx/5xx is `{ "error": { "code", "message" } }` (docs/api.md). */
 export function jsonError(
   status: number,
   code: string,

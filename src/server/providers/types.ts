@@ -96,6 +96,11 @@ export interface CreateSandboxOptions {
   networkPolicy?: NetworkPolicy;
   /** Addition: labels for ownership (e.g. the instance name), visible through list(). */
   labels?: Record<string, string>;
+  /**
+   * Addition: "worker" is a short-lived sandbox for one command, never the agent's own (a
+   * resumable provider makes it a throwaway one rather than replacing its named sandbox).
+   */
+  purpose?: "agent" | "worker";
   signal?: AbortSignal;
 }
 

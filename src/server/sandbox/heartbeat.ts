@@ -16,7 +16,7 @@ export interface HeartbeatOps {
 }
 
 /**
- * Seed 000 "Extend": decide at once from the state read in the same store round trip as the
+ * docs/lifecycle.md, "Extend": decide at once from the state read in the same store round trip as the
  * heartbeat is recorded; slow work (snapshot + stop) is returned as `followUp` for the route
  * to run after responding. Store cost: 1 round trip, plus 1 when the TTL is extended.
  */

@@ -3,7 +3,7 @@ import { ClawrunError } from "../../protocol/clawrun-error";
 import type { LockGrant, LockStore } from "../store/types";
 
 /**
- * The instance's lifecycle lock (DESIGN invariant 2). The lease expires by itself if the
+ * The instance's lifecycle lock (docs/lifecycle.md, "Statuses"). The lease expires by itself if the
  * holder dies; while the operation is still progressing a timer renews it, so a slow start
  * cannot let a second creator in. Renewal stops after `maxHoldMs` so a hung operation
  * cannot hold the instance forever.

@@ -34,7 +34,7 @@ export type WakeOutcome =
   | { status: "not-now"; reason: string };
 
 /**
- * SandboxLifecycleManager: start, extend, snapshot + stop, wake and reconcile (seed 000),
+ * SandboxLifecycleManager: start, extend, snapshot + stop, wake and reconcile (docs/lifecycle.md),
  * orchestrated through the ports. Decisions come from ./policy; this class carries them out
  * under the lifecycle lock with compare-and-set state writes.
  */

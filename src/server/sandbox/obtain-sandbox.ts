@@ -1,4 +1,5 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
+import { INSTANCE_LABEL } from "../domain/sandbox-labels";
 import { type ManagedSandbox, SandboxNotFoundError } from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
@@ -64,7 +65,7 @@ export async function obtainSandbox(
         ports: [SANDBOX_PORTS.daemon, SANDBOX_PORTS.sidecar],
         resources: d.config.sandbox.resources,
         networkPolicy: d.config.sandbox.networkPolicy,
-        labels: { instance: d.config.instance.name },
+        labels: { [INSTANCE_LABEL]: d.config.instance.name },
       });
       return { ok: true, sandbox, restoredFrom: snapshotId, resumed: false };
     } catch (err) {

@@ -19,7 +19,7 @@ function hb(over: Partial<HeartbeatBody> = {}): HeartbeatBody {
   };
 }
 
-describe("activeReason (seed 000: grace, file activity, cron)", () => {
+describe("activeReason (docs/lifecycle.md: grace, file activity, cron)", () => {
   it.each([
     ["grace: created 4:59 ago", { sandboxCreatedAt: NOW - 5 * MIN + 1 }, "grace"],
     ["grace just over at exactly activeDuration", { sandboxCreatedAt: NOW - 5 * MIN }, null],
@@ -156,8 +156,41 @@ describe("mayAutoWake", () => {
     ["sleeping", state({ status: "sleeping" }), true],
     ["running", state(), false],
     ["creating", state({ status: "creating" }), false],
-    ["failed a minute ago (cooldown)", state({ status: "failed", since: NOW - MIN }), false],
-    ["failed 5 minutes ago", state({ status: "failed", since: NOW - 5 * MIN }), true],
+    [
+      "first failure 3 s ago (retry after 5 s)",
+      state({ status: "failed", since: NOW - 3_000, failedStarts: 1 }),
+      false,
+    ],
+    [
+      "first failure 5 s ago",
+      state({ status: "failed", since: NOW - 5_000, failedStarts: 1 }),
+      true,
+    ],
+    [
+      "third failure 15 s ago (retry after 20 s)",
+      state({ status: "failed", since: NOW - 15_000, failedStarts: 3 }),
+      false,
+    ],
+    [
+      "third failure 20 s ago",
+      state({ status: "failed", since: NOW - 20_000, failedStarts: 3 }),
+      true,
+    ],
+    [
+      "ninth failure a minute ago (capped at 5 min)",
+      state({ status: "failed", since: NOW - MIN, failedStarts: 9 }),
+      false,
+    ],
+    [
+      "ninth failure 5 minutes ago",
+      state({ status: "failed", since: NOW - 5 * MIN, failedStarts: 9 }),
+      true,
+    ],
+    [
+      "lost state never wakes by itself",
+      state({ status: "failed", since: 0, lost: { at: 0, sandboxId: "s" } }),
+      false,
+    ],
   ] as const)("%s → %s", (_n, st, expected) => {
     expect(mayAutoWake(st, NOW, S)).toBe(expected);
   });

@@ -12,7 +12,8 @@ export interface PolicySettings {
   cronWakeLeadTimeMs: number;
   ttlBufferMs: number;
   extendByMs: number;
-  failedWakeCooldownMs: number;
+  failedRetryBaseMs: number;
+  failedRetryMaxMs: number;
   heartbeatIntervalMs: number;
   ttlMultiplier: number;
   /** The provider's cap on a sandbox's whole life, extensions included (null: none). */
@@ -152,13 +153,26 @@ export function decideHeartbeat(
 export function mayAutoWake(
   state: InstanceState | null,
   now: number,
-  s: Pick<PolicySettings, "failedWakeCooldownMs">,
+  s: Pick<PolicySettings, "failedRetryBaseMs" | "failedRetryMaxMs">,
 ): boolean {
   if (!state) return true;
   // Lost state waits for the operator: only "start fresh" may replace it with an empty agent.
   if (state.lost) return false;
-  if (state.status === "failed") return now - state.since >= s.failedWakeCooldownMs;
+  if (state.status === "failed") return now >= nextRetryAt(state, s);
   return state.status === "uninitialized" || state.status === "sleeping";
+}
+
+/**
+ * When messages or cron may next retry a failed instance: 5 s after the first failure,
+ * doubling with each consecutive one, at most 5 minutes, so a passing fault costs seconds and
+ * a broken snapshot or crash-looping daemon cannot spin sandboxes.
+ */
+export function nextRetryAt(
+  state: Pick<InstanceState, "since" | "failedStarts">,
+  s: Pick<PolicySettings, "failedRetryBaseMs" | "failedRetryMaxMs">,
+): number {
+  const n = Math.max(1, state.failedStarts);
+  return state.since + Math.min(s.failedRetryBaseMs * 2 ** (n - 1), s.failedRetryMaxMs);
 }
 
 /** When the dashboard may expect the instance to sleep, if nothing changes. */

@@ -6,7 +6,7 @@ import { PROVISION_DIR } from "../agents/types";
 import { readBundle } from "../bundles";
 import type { ManagedSandbox, SandboxFile } from "../providers/types";
 
-/** Seed 000 step 3–4: the agent, its config, the sidecar bundle and its config, then the sidecar. */
+/** docs/lifecycle.md, "Start and wake" steps 4: the agent, its config, the sidecar bundle and its config, then the sidecar. */
 
 export const SIDECAR_FILE = `${PROVISION_DIR}/sidecar.js`;
 export const SIDECAR_CONFIG_FILE = `${PROVISION_DIR}/sidecar.json`;
@@ -48,7 +48,7 @@ export async function provisionFiles(input: ProvisionInput): Promise<SandboxFile
   ];
 }
 
-/** Starts the sidecar detached; the heartbeat secret travels only in its environment (seed 001). */
+/** Starts the sidecar detached; its secret travels only in its environment (docs/sidecar.md). */
 export async function launchSidecar(
   sandbox: ManagedSandbox,
   heartbeatSecret: string,

@@ -1,5 +1,6 @@
 import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
 import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import { stopQuietly } from "./housekeeping";
@@ -9,11 +10,13 @@ import { sidecarAnswers } from "./sidecar-probe";
 import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
-import { planTick, sandboxAlive, type TickAction } from "./tick-policy";
+import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./tick-policy";
 
 export interface TickReport {
   /** False when another lifecycle operation held the lock (the caller tries again soon). */
   ran: boolean;
+  /** When a tick next has a known job (a retry, a cron job); null: none scheduled. */
+  nextAt: number | null;
   actions: TickAction["kind"][];
   errors: string[];
 }
@@ -39,16 +42,17 @@ export async function reconcile(
   cell: StateCell,
   ops: ReconcileOps,
 ): Promise<TickReport> {
-  const report: TickReport = { ran: true, actions: [], errors: [] };
+  const report: TickReport = { ran: true, nextAt: null, actions: [], errors: [] };
   for (let pass = 0; pass < 2; pass++) {
     const r = await ops.withLock((lock) => lockedPass(d, cell, lock, report.errors));
     if (!r.acquired) return { ...report, ran: pass > 0 };
-    report.actions.push(...r.value.map((a) => a.kind));
-    const changed = r.value.some(
+    report.actions.push(...r.value.actions.map((a) => a.kind));
+    report.nextAt = r.value.nextAt;
+    const changed = r.value.actions.some(
       (a) => a.kind === "repair" || a.kind === "mark-dead" || a.kind === "sleep",
     );
     // Delivery and wakes run after the lock is released: they take it themselves when needed.
-    for (const action of r.value) {
+    for (const action of r.value.actions) {
       try {
         // The agent is running: this delivers (and recovers an agent found gone meanwhile).
         if (action.kind === "drain" || action.kind === "run-cron")
@@ -80,7 +84,7 @@ async function lockedPass(
   cell: StateCell,
   lock: HeldLock,
   errors: string[],
-): Promise<TickAction[]> {
+): Promise<{ actions: TickAction[]; nextAt: number | null }> {
   let cur = await cell.read();
   const now = d.clock();
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
@@ -91,21 +95,20 @@ async function lockedPass(
   const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
   cur = sched.cur;
   const orphans = (await d.provider.list())
-    .filter((s) => s.labels.instance === d.config.instance.name && s.id !== cur.value.sandboxId)
+    .filter((s) => s.labels[INSTANCE_LABEL] === d.config.instance.name)
+    .filter((s) => s.id !== cur.value.sandboxId && s.labels[ROLE_LABEL] !== WORKER_ROLE)
     .filter((s) => sandboxAlive(s.status))
     .map((s) => s.id);
-  const actions = planTick(
-    {
-      state: cur.value,
-      sandboxStatus: sandbox?.status ?? null,
-      sidecarAnswers: answers,
-      orphans,
-      inboxPending: (await d.store.inbox.count()).pending,
-      cronDueAt: sched.dueAt,
-      now,
-    },
-    policySettings(d),
-  );
+  const facts = {
+    state: cur.value,
+    sandboxStatus: sandbox?.status ?? null,
+    sidecarAnswers: answers,
+    orphans,
+    inboxPending: (await d.store.inbox.count()).pending,
+    cronDueAt: sched.dueAt,
+    now,
+  };
+  const actions = planTick(facts, policySettings(d));
   for (const action of actions) {
     try {
       if (action.kind === "repair") await repairStuck(d, cell, lock);
@@ -118,7 +121,7 @@ async function lockedPass(
       errors.push(`${action.kind}: ${errorMessage(err)}`);
     }
   }
-  return actions;
+  return { actions, nextAt: nextTickAt(facts, policySettings(d)) };
 }
 
 /**

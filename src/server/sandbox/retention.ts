@@ -6,7 +6,7 @@ export interface RetentionPolicy {
   describe(): string;
 }
 
-/** Keeps the newest `keep` snapshots (seed: 3) and selects the rest for deletion. */
+/** Keeps the newest `keep` snapshots (docs/lifecycle.md, "Sleep") and selects the rest for deletion. */
 export class CountBasedRetention implements RetentionPolicy {
   constructor(readonly keep: number) {
     if (!Number.isInteger(keep) || keep < 1)

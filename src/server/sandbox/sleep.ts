@@ -114,6 +114,7 @@ export async function stopFailedDaemon(
     {
       ...AT_REST,
       error: reason,
+      failedStarts: cur.value.failedStarts + 1,
       savedSandboxId: d.provider.capabilities.resumable ? expectSandboxId : null,
     },
     {

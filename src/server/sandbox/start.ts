@@ -16,7 +16,7 @@ export type StartOutcome =
   | { status: "failed"; error: string };
 
 /**
- * Seed 000 start, steps 2–6, with the lifecycle lock already held (step 1). The state must
+ * docs/lifecycle.md, "Start and wake" steps 2–6, with the lifecycle lock already held (step 1). The state must
  * be at rest (uninitialized, sleeping, failed). Every exit leaves a state the tick can repair.
  */
 export async function startSandbox(
@@ -27,7 +27,7 @@ export async function startSandbox(
   cur: Versioned<InstanceState>,
   lockWaitMs: number,
 ): Promise<StartOutcome> {
-  const t0 = Date.now();
+  const t0 = d.clock();
   const timings: Record<string, number> = { lockMs: lockWaitMs };
   cur = await cell.transition(
     cur,
@@ -45,7 +45,7 @@ export async function startSandbox(
   });
   if (plan.kind === "refuse") return fail(d, cell, cur, null, plan.reason);
 
-  const createStarted = Date.now();
+  const createStarted = d.clock();
   const got = await obtainSandbox(d, lock, plan);
   if (!got.ok) {
     if (!got.stateGone) return fail(d, cell, cur, null, got.error);
@@ -53,7 +53,7 @@ export async function startSandbox(
     return fail(d, cell, cur, null, got.error, { lost, savedSandboxId: null });
   }
   const { sandbox, restoredFrom } = got;
-  timings.createMs = Date.now() - createStarted;
+  timings.createMs = d.clock() - createStarted;
 
   cur = await cell.patch(cur, {
     sandboxId: sandbox.id,
@@ -64,7 +64,7 @@ export async function startSandbox(
     savedSandboxId: null,
   });
   try {
-    let mark = Date.now();
+    let mark = d.clock();
     await lock.confirm();
     const files = await provisionFiles({
       sandbox,
@@ -75,12 +75,12 @@ export async function startSandbox(
       sidecarTimings: d.sidecarTimings,
     });
     await sandbox.writeFiles(files);
-    timings.provisionMs = Date.now() - mark;
+    timings.provisionMs = d.clock() - mark;
 
-    mark = Date.now();
+    mark = d.clock();
     await lock.confirm();
     await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id));
-    timings.sidecarStartMs = Date.now() - mark;
+    timings.sidecarStartMs = d.clock() - mark;
     cur = await cell.transition(
       cur,
       "starting",
@@ -101,11 +101,11 @@ export async function startSandbox(
     if (!health.ok) throw new Error(health.reason);
 
     const hookErrors = await teardownAll(d.hooks);
-    timings.totalMs = Date.now() - t0 + lockWaitMs;
+    timings.totalMs = d.clock() - t0 + lockWaitMs;
     cur = await cell.transition(
       cur,
       "running",
-      { hooksRegistered: false, error: null, lost: null },
+      { hooksRegistered: false, error: null, lost: null, failedStarts: 0 },
       {
         reason: got.resumed
           ? `running, resumed ${sandbox.id}`
@@ -134,7 +134,7 @@ async function fail(
   await cell.transition(
     cur,
     "failed",
-    { ...AT_REST, error, ...patch },
+    { ...AT_REST, error, failedStarts: cur.value.failedStarts + 1, ...patch },
     { reason: error, level: "error", details: { sandboxId } },
   );
   return { status: "failed", error };

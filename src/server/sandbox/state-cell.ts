@@ -18,6 +18,7 @@ export const INITIAL_STATE: InstanceState = {
   lastExtend: null,
   cronDueAt: null,
   lost: null,
+  failedStarts: 0,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MIN, NOW, SEED_SETTINGS, stateOf } from "../../../tests/support/policy-fixtures";
 import type { InstanceState } from "../domain/instance-state";
-import { planTick, type TickFacts } from "./tick-policy";
+import { nextTickAt, planTick, type TickFacts } from "./tick-policy";
 
 const S = SEED_SETTINGS;
 const st = (status: InstanceState["status"], over: Partial<InstanceState> = {}) =>
@@ -88,8 +88,11 @@ describe("planTick", () => {
       [{ kind: "wake", reason: "inbox" }],
     ],
     [
-      "failed recently with pending inbox → wait out the cooldown",
-      { state: st("failed", { sandboxId: null, since: NOW - MIN }), inboxPending: 1 },
+      "failed recently with pending inbox → wait out the backoff",
+      {
+        state: st("failed", { sandboxId: null, since: NOW - 1_000, failedStarts: 1 }),
+        inboxPending: 1,
+      },
       [],
     ],
     [
@@ -130,10 +133,31 @@ describe("planTick", () => {
     ],
     [
       "failed long ago with pending inbox → retry",
-      { state: st("failed", { sandboxId: null, since: NOW - 6 * MIN }), inboxPending: 1 },
+      {
+        state: st("failed", { sandboxId: null, since: NOW - 6 * MIN, failedStarts: 9 }),
+        inboxPending: 1,
+      },
       [{ kind: "wake", reason: "inbox" }],
     ],
   ])("%s", (_n, over, expected) => {
     expect(planTick(facts(over), S)).toEqual(expected);
+  });
+});
+
+describe("nextTickAt", () => {
+  it("is the failed instance's retry time when messages wait, and nothing when its state was lost", () => {
+    const failed = st("failed", { sandboxId: null, since: NOW, failedStarts: 2 });
+    expect(nextTickAt(facts({ state: failed, inboxPending: 1 }), S)).toBe(NOW + 10_000);
+    expect(nextTickAt(facts({ state: failed, inboxPending: 0 }), S)).toBeNull();
+    const lost = { ...failed, lost: { at: NOW, sandboxId: "s" } };
+    expect(nextTickAt(facts({ state: lost, inboxPending: 3 }), S)).toBeNull();
+  });
+  it("is a cron job's wake time while asleep and its due time while running", () => {
+    const asleep = st("sleeping", { sandboxId: null });
+    expect(nextTickAt(facts({ state: asleep, cronDueAt: NOW + 10 * MIN }), S)).toBe(NOW + 9 * MIN);
+    expect(nextTickAt(facts({ state: st("running"), cronDueAt: NOW + 10 * MIN }), S)).toBe(
+      NOW + 10 * MIN,
+    );
+    expect(nextTickAt(facts({ state: st("running"), cronDueAt: NOW - 1 }), S)).toBe(NOW);
   });
 });

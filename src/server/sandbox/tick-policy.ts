@@ -1,6 +1,6 @@
 import type { InstanceState } from "../domain/instance-state";
 import type { SandboxStatus } from "../providers/types";
-import { mayAutoWake, type PolicySettings } from "./policy";
+import { mayAutoWake, nextRetryAt, type PolicySettings } from "./policy";
 import { HAS_SANDBOX, TRANSITIONAL } from "./status-machine";
 
 /** What the periodic reconcile tick knows, gathered by the manager while holding the lifecycle lock. */
@@ -38,6 +38,21 @@ const ALIVE: ReadonlySet<SandboxStatus> = new Set(["running", "pending", "snapsh
 /** Pure: the sandbox statuses in which the provider still has the sandbox's files and processes. */
 export function sandboxAlive(status: SandboxStatus | null): boolean {
   return status !== null && ALIVE.has(status);
+}
+
+/**
+ * Pure: when the next tick has a known job (a failed instance's retry with messages waiting, a
+ * cron job's wake or due time), so a tick loop can come back then instead of a whole interval
+ * later; null when nothing is scheduled.
+ */
+export function nextTickAt(f: TickFacts, s: PolicySettings): number | null {
+  const times: number[] = [];
+  const status = f.state?.status ?? "uninitialized";
+  if (f.state && status === "failed" && !f.state.lost && f.inboxPending > 0)
+    times.push(nextRetryAt(f.state, s));
+  if (f.cronDueAt !== null)
+    times.push(status === "running" ? f.cronDueAt : f.cronDueAt - s.cronWakeLeadTimeMs);
+  return times.length > 0 ? Math.max(f.now, Math.min(...times)) : null;
 }
 
 /** Pure: decides what the tick does, in order. */

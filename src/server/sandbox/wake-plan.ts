@@ -34,7 +34,7 @@ export function admitWake(
   state: InstanceState,
   req: Pick<WakeRequest, "trigger" | "fresh" | "snapshotId">,
   now: number,
-  s: Pick<PolicySettings, "failedWakeCooldownMs">,
+  s: Pick<PolicySettings, "failedRetryBaseMs" | "failedRetryMaxMs">,
 ): Admission {
   if (alreadyRunning(state, req))
     return { kind: "already-running", sandboxId: state.sandboxId as string };

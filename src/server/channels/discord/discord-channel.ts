@@ -1,8 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
+import { parseJsonBody } from "../../http/json-body";
 import type { AttachmentMode } from "../attachments";
 import { sendPieces } from "../chunked-send";
-import { parseJsonBody } from "../json-body";
 import { splitReply } from "../split-reply";
 import {
   type AckOutcome,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { joinPath } from "../../../config/format-issues";
 import { signatureHeaders, VERIFY_FAILURE_MESSAGES, verify } from "../../../protocol/signing";
+import { parseJsonBody } from "../../http/json-body";
 import {
   type AckOutcome,
   type Channel,
@@ -51,27 +51,8 @@ export class GenericChannel implements Channel {
     const check = verify(this.o.secret, req.headers, req.rawBody, req.now);
     if (!check.ok)
       throw new ChannelRequestError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]);
-    let json: unknown;
-    try {
-      json = JSON.parse(req.rawBody.toString("utf8"));
-    } catch {
-      throw new ChannelRequestError(
-        400,
-        "invalid_json",
-        "body: expected JSON { id, conversation, text }",
-      );
-    }
-    const parsed = bodySchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? joinPath(issue.path) : "body";
-      const what =
-        issue?.code === "unrecognized_keys"
-          ? `unknown field(s) ${issue.keys.join(", ")}`
-          : issue?.message;
-      throw new ChannelRequestError(400, "invalid_body", `${where}: ${what}`);
-    }
-    return { kind: "message", message: { ...parsed.data, meta: {} } };
+    const body = parseJsonBody(req.rawBody, bodySchema, "{ id, conversation, text }");
+    return { kind: "message", message: { ...body, meta: {} } };
   }
 
   acknowledge(outcome: AckOutcome): ChannelResponse {

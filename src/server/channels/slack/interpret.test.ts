@@ -9,7 +9,7 @@ import {
   ownMessage,
   reaction,
 } from "../../../../tests/support/platforms/slack";
-import { ChannelRequestError } from "../types";
+import { ClawrunError } from "../../../protocol/clawrun-error";
 import { interpretSlackPayload } from "./interpret";
 
 const dm = (text: string, extra: { threadTs?: string } = {}) =>
@@ -218,8 +218,8 @@ describe("interpretSlackPayload: malformed payloads are a 400 naming the key", (
     } catch (err) {
       caught = err;
     }
-    expect(caught).toBeInstanceOf(ChannelRequestError);
-    expect((caught as ChannelRequestError).status).toBe(400);
+    expect(caught).toBeInstanceOf(ClawrunError);
+    expect((caught as ClawrunError).status).toBe(400);
     expect((caught as Error).message.startsWith(`${key}: `)).toBe(true);
   });
 });

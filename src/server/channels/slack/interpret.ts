@@ -1,5 +1,5 @@
+import { parseJsonValue } from "../../http/json-body";
 import { type AttachmentInfo, type AttachmentMode, textWithAttachments } from "../attachments";
-import { parseJsonValue } from "../json-body";
 import {
   type EventCallback,
   envelopeSchema,

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { z } from "zod";
+import { parseJsonBody } from "../../http/json-body";
 import { type AttachmentMode, refusalText } from "../attachments";
 import { sendPieces } from "../chunked-send";
-import { parseJsonBody } from "../json-body";
 import { splitReply } from "../split-reply";
 import {
   type AckOutcome,

@@ -13,7 +13,7 @@ export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Pure: the environment of a process in the sandbox. Starts from a minimal set instead of
- * the server's own environment, which holds ClawRun's secrets (DESIGN invariant 4).
+ * the server's own environment, which holds ClawRun's secrets (docs/architecture.md: secrets never reach a sandbox's environment).
  * `~/.local/bin` leads PATH because tools are installed there (clawrun.json `tools`).
  */
 /** The host environment sandbox processes may see: basics only, never the server's secrets. */
@@ -46,6 +46,8 @@ export interface SpawnSpec {
   env: Record<string, string>;
   /** Called with the new group before anything else can happen to it. */
   onStarted: (rec: ProcessRecord) => void;
+  /** Foreground only: aborting kills the command's whole group and rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 function newCommandId(): string {
@@ -81,6 +83,7 @@ function started(child: ChildProcess, spec: SpawnSpec, commandId: string): Promi
  * background grandchild may hold them open forever.
  */
 export async function runForeground(spec: SpawnSpec): Promise<CommandResult> {
+  spec.signal?.throwIfAborted();
   const child = spawn(spec.cmd, spec.args, {
     cwd: spec.cwd,
     env: spec.env as NodeJS.ProcessEnv, // Next's typings demand NODE_ENV, which sandboxes do not get
@@ -98,13 +101,27 @@ export async function runForeground(spec: SpawnSpec): Promise<CommandResult> {
   const exited = new Promise<number>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? 128 + signalNumber(signal))),
   );
-  await started(child, spec, newCommandId());
-  const exitCode = await exited;
+  // Listened for from the start: a close that comes with the exit must not be missed.
+  const closed = new Promise((resolve) => child.once("close", resolve));
+  const rec = await started(child, spec, newCommandId());
+  const onAbort = () => {
+    try {
+      process.kill(-rec.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  spec.signal?.addEventListener("abort", onAbort, { once: true });
+  if (spec.signal?.aborted) onAbort();
+  let exitCode: number;
+  try {
+    exitCode = await exited;
+  } finally {
+    spec.signal?.removeEventListener("abort", onAbort);
+  }
+  spec.signal?.throwIfAborted();
   // Output already written is still in the pipes; give it a moment to arrive.
-  await Promise.race([
-    new Promise((resolve) => child.once("close", resolve)),
-    new Promise((resolve) => setTimeout(resolve, 200)),
-  ]);
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 200))]);
   child.stdout?.destroy();
   child.stderr?.destroy();
   return {

@@ -90,6 +90,25 @@ describe("local commands", () => {
     expect(alive(orphan)).toBe(false);
   });
 
+  it("kills a foreground command and its children when its signal aborts", async () => {
+    const s = await create();
+    const started = Date.now();
+    const run = s.runCommand({
+      cmd: "sh",
+      args: ["-c", "sleep 60 & echo $! > child.pid; wait"],
+      signal: AbortSignal.timeout(500),
+    });
+    await expect(run).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const child = Number((await s.readFile("child.pid"))?.toString());
+    await waitFor("the child to die", () => !alive(child));
+    // An already-aborted signal runs nothing.
+    await expect(
+      s.runCommand({ cmd: "touch", args: ["never"], signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(await s.readFile("never")).toBeNull();
+  });
+
   it("reports the signal of a killed command as 128 + N", async () => {
     const s = await create();
     expect((await s.runCommand("sh", ["-c", "kill -TERM $$"])).exitCode).toBe(143);

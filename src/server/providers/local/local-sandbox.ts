@@ -148,6 +148,7 @@ export class LocalSandbox implements ManagedSandbox {
       cwd,
       env: sandboxEnv(this.root, this.baseEnv, opts.env, this.deps.hostEnv),
       onStarted: (rec: ProcessRecord) => this.adopt(rec),
+      signal: opts.signal,
     };
     if (!opts.detached) return runForeground(spec);
     const rec = await runDetached(spec);

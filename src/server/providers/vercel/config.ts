@@ -24,7 +24,7 @@ export const vercelConfigSchema = z
     /**
      * "snapshot": each wake creates a new sandbox from ClawRun's latest snapshot; ClawRun
      * keeps its own retention. "persistent": one named sandbox per instance; stop() saves
-     * its files and wake resumes it (seed 002); Vercel keeps the last `keepLastSnapshots`.
+     * its files and wake resumes it (docs/vercel-sandbox.md, "The two modes"); Vercel keeps the last `keepLastSnapshots`.
      */
     mode: z
       .enum(["snapshot", "persistent"], { error: 'expected "snapshot" or "persistent"' })

@@ -74,7 +74,7 @@ export function validateCreateOptions(opts: CreateSandboxOptions): void {
 /**
  * Sandboxes as Vercel Sandbox microVMs through @vercel/sandbox (docs/vercel-sandbox.md).
  * Snapshot mode: a new non-persistent sandbox per wake, from ClawRun's chosen snapshot.
- * Persistent mode (seed 002): one named sandbox per instance that stop() saves and resume()
+ * Persistent mode (docs/vercel-sandbox.md): one named sandbox per instance that stop() saves and resume()
  * brings back; nothing here ever creates a sandbox implicitly in its place.
  */
 export class VercelProvider implements SandboxProvider {
@@ -113,7 +113,8 @@ export class VercelProvider implements SandboxProvider {
     // Everything that can be refused is checked before the named sandbox is replaced.
     const timeout = cappedTimeout(opts.timeoutMs, this.capabilities.maxLifetimeMs);
     const networkPolicy = opts.networkPolicy ? toSdkNetworkPolicy(opts.networkPolicy) : undefined;
-    const persistent = config.mode === "persistent";
+    // A worker is always a throwaway sandbox, whatever the mode: it must not replace the agent's.
+    const persistent = config.mode === "persistent" && opts.purpose !== "worker";
     const name = persistent ? persistentName(instance) : snapshotModeName(instance);
     if (persistent) await this.discardNamed(name, opts.signal);
     const base = {
@@ -148,7 +149,7 @@ export class VercelProvider implements SandboxProvider {
       },
       "vercel sandbox created",
     );
-    if (!persistent) this.pruneInBackground();
+    if (config.mode === "snapshot") this.pruneInBackground();
     return sandbox;
   }
 
