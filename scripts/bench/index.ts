@@ -1,5 +1,6 @@
 /**
- * `npm run bench` runs every benchmark in turn; `npm run bench -- wake store` runs some.
+ * `npm run bench` runs every benchmark in turn (but the opt-in ones); `npm run bench -- wake
+ * store` runs some.
  * Benchmarks measure; they never fail on a number (DESIGN: speed is reported, not asserted).
  */
 import { execFileSync } from "node:child_process";
@@ -15,7 +16,12 @@ const ALL = {
     "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
   "channels-slack-discord":
     "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
+  openclaw:
+    "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;
+
+/** Benchmarks that run only when named (`npm run bench -- openclaw`): they take many minutes. */
+const OPT_IN: readonly string[] = ["openclaw"];
 
 const picked = process.argv.slice(2);
 const unknown = picked.filter((name) => !(name in ALL));
@@ -25,7 +31,8 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
-for (const name of picked.length > 0 ? picked : Object.keys(ALL)) {
+const chosen = picked.length > 0 ? picked : Object.keys(ALL).filter((n) => !OPT_IN.includes(n));
+for (const name of chosen) {
   console.log(`\n## ${name}: ${ALL[name as keyof typeof ALL]}\n`);
   execFileSync(process.execPath, ["--import", "tsx", `scripts/bench/${name}.ts`], {
     stdio: "inherit",

@@ -95,7 +95,7 @@ describe("clawrun.json rejects bad values with the key path", () => {
     ],
     [
       '{"agent":{"type":"gpt"}}',
-      'clawrun.json: agent.type: expected "echo" or "command", got "gpt"',
+      'clawrun.json: agent.type: expected "echo", "command", "openclaw" or "zeroclaw", got "gpt"',
     ],
     [
       '{"agent":{"type":"command"}}',
@@ -164,5 +164,15 @@ describe("clawrun.example.jsonc", () => {
     const { config } = parseConfig(text, "clawrun.example.jsonc");
     expect(config.agent.type).toBe("command");
     expect(config.cron[0]?.name).toBe("morning");
+  });
+
+  it("shows valid OpenClaw and ZeroClaw sections in its comments", () => {
+    const text = readFileSync("clawrun.example.jsonc", "utf8");
+    // The commented `"agent": { ... },` blocks, uncommented.
+    const blocks = [
+      ...text.matchAll(/^ *\/\/ +"agent": \{\n(?:^ *\/\/ .*\n)*?^ *\/\/ +\},$/gm),
+    ].map((m) => m[0].replace(/^ *\/\/ ?/gm, "").replace(/,$/, ""));
+    const types = blocks.map((b) => parseConfig(`{${b}}`, "example").config.agent.type);
+    expect(types).toEqual(["openclaw", "zeroclaw"]);
   });
 });

@@ -102,7 +102,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const baseProvider = buildProvider(cfg, env, logger);
   const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
-  const agent = o.agent ?? buildAgent(cfg, env, cwd);
+  const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
   const channels = buildChannels(cfg, {
     env,
     secrets: secrets.secrets,

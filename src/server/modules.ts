@@ -5,6 +5,7 @@ import type { ClawrunConfig } from "../config/schema";
 import { findAgent } from "./agents";
 import { resolveAgentEnv } from "./agents/resolve-env";
 import type { Agent } from "./agents/types";
+import { deriveKey } from "./auth/derive-key";
 import { CHANNELS } from "./channels";
 import { MisconfiguredChannel } from "./channels/misconfigured-channel";
 import type { Channel, ChannelKv } from "./channels/types";
@@ -37,13 +38,30 @@ export function buildProvider(cfg: ClawrunConfig, env: AppEnv, logger: Logger): 
   });
 }
 
-export function buildAgent(cfg: ClawrunConfig, env: AppEnv, projectDir: string): Agent {
+/**
+ * The configured agent. Everything it needs from the environment is read here, at server
+ * start, so an unset `fromEnv` variable is a ConfigError before any sandbox is created.
+ */
+export function buildAgent(
+  cfg: ClawrunConfig,
+  env: AppEnv,
+  projectDir: string,
+  masterSecret: string,
+): Agent {
   const module = findAgent(cfg.agent.type);
   if (!module)
     throw new ConfigError([`clawrun.json: agent.type: unknown agent "${cfg.agent.type}"`]);
+  let agentEnv: Record<string, string>;
+  try {
+    agentEnv = resolveAgentEnv(cfg.agent.env, env.passthrough);
+  } catch (err) {
+    throw new ConfigError((err as Error).message.split("\n"));
+  }
   return module.create(cfg.agent, {
-    env: resolveAgentEnv(cfg.agent.env, env.passthrough),
+    env: agentEnv,
     projectDir,
+    passthrough: env.passthrough,
+    deriveSecret: (purpose) => deriveKey(masterSecret, `agent/${purpose}`).toString("base64url"),
   });
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { dirname } from "node:path";
 import { freePort } from "./free-port";
 
 /**
@@ -20,6 +22,20 @@ export interface FakeZeroClawOptions {
   /** Configured agent aliases (`[agents.<alias>]`). */
   agents?: string[];
   model?: string;
+  /** Listen here (default: a free loopback port). */
+  port?: number;
+  host?: string;
+  /**
+   * Keep the sessions' memory and the seen idempotency keys in this JSON file (loaded at start,
+   * written after each message), as ZeroClaw keeps them under its config dir: a stand-in
+   * daemon restored from a snapshot remembers its conversations.
+   */
+  stateFile?: string;
+  /**
+   * For the first N ms, /health says `paired: false` (a gateway that listens before it has
+   * loaded its tokens): lets a test see ClawRun wait for readiness, not just an open port.
+   */
+  unpairedForMs?: number;
 }
 
 export interface FakeZeroClawRequest {
@@ -63,6 +79,26 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
   const agents = opts.agents ?? ["clawrun"];
   const model = opts.model ?? "fake-model";
   const hashes = new Set(opts.pairedTokenHashes);
+  const startedAt = Date.now();
+  if (opts.stateFile) {
+    try {
+      const saved = JSON.parse(readFileSync(opts.stateFile, "utf8")) as {
+        sessions: [string, string[]][];
+        keys: string[];
+      };
+      for (const [id, history] of saved.sessions) sessions.set(id, history);
+      for (const key of saved.keys) seenKeys.add(key);
+    } catch {
+      // No saved state yet: a first start.
+    }
+  }
+  const save = () => {
+    if (!opts.stateFile) return;
+    mkdirSync(dirname(opts.stateFile), { recursive: true });
+    const body = JSON.stringify({ sessions: [...sessions], keys: [...seenKeys] });
+    writeFileSync(`${opts.stateFile}.tmp`, body);
+    renameSync(`${opts.stateFile}.tmp`, opts.stateFile);
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: Error) => send(res, 500, { error: err.message }));
@@ -81,7 +117,7 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
     if (req.method === "GET" && url.pathname === "/health") {
       return send(res, 200, {
         status: "ok",
-        paired: hashes.size > 0,
+        paired: hashes.size > 0 && Date.now() - startedAt >= (opts.unpairedForMs ?? 0),
         require_pairing: true,
         runtime: { fake: true },
       });
@@ -130,13 +166,15 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
     history.push(message);
     if (session !== null) sessions.set(session, history);
     processed.push({ session, agent, message });
+    save();
     send(res, 200, { response: fakeZeroClawReply(session, history), model });
   }
 
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+  const port = opts.port ?? (await freePort());
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((r) => server.listen(port, host, () => r()));
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${host}:${port}`,
     requests,
     processed: () => [...processed],
     close: () =>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { modelChoiceSchema } from "./model-choice";
+import { z } from "zod";
+import { ConfigError } from "../../config/load-config";
+import {
+  checkModelChoice,
+  modelChoiceSchema,
+  modelChoiceShape,
+  resolveModelKey,
+  toModelChoice,
+} from "./model-choice";
 
 describe("modelChoiceSchema", () => {
   it.each([
@@ -38,5 +46,56 @@ describe("modelChoiceSchema", () => {
     const issue = result.error?.issues[0];
     expect(issue?.path).toEqual(path);
     expect(`${issue?.message} ${JSON.stringify(issue)}`).toMatch(message);
+  });
+});
+
+describe("the flat model keys of an agent section", () => {
+  const flat = z.strictObject(modelChoiceShape).superRefine(checkModelChoice);
+  const key = { fromEnv: "K" };
+
+  it.each([
+    [
+      { provider: "openai", model: "m", apiKey: key },
+      { provider: "openai", model: "m", apiKey: key },
+    ],
+    [
+      { provider: "openai-compatible", model: "m", apiKey: key, baseUrl: "http://h:1/v1" },
+      { provider: "openai-compatible", model: "m", apiKey: key, baseUrl: "http://h:1/v1" },
+    ],
+  ])("turns %j into the model choice", (raw, choice) => {
+    expect(toModelChoice(flat.parse(raw))).toEqual(choice);
+  });
+
+  it.each([
+    [
+      { provider: "openai-compatible", model: "m", apiKey: key },
+      /provider "openai-compatible" needs it/,
+    ],
+    [
+      { provider: "anthropic", model: "m", apiKey: key, baseUrl: "http://h/v1" },
+      /no baseUrl for provider "anthropic"/,
+    ],
+  ])("puts baseUrl with openai-compatible only: %j", (raw, message) => {
+    const issue = flat.safeParse(raw).error?.issues[0];
+    expect(issue?.path).toEqual(["baseUrl"]);
+    expect(issue?.message).toMatch(message);
+  });
+
+  it("reads the key when the agent is built; unset or empty is a ConfigError naming the variable", () => {
+    const choice = toModelChoice(flat.parse({ provider: "anthropic", model: "m", apiKey: key }));
+    expect(resolveModelKey(choice, (n) => (n === "K" ? "sk-1" : undefined))).toBe("sk-1");
+    for (const value of [undefined, ""]) {
+      const err = (() => {
+        try {
+          resolveModelKey(choice, () => value);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual([
+        "clawrun.json: agent.apiKey: environment variable K is not set (or is one of ClawRun's own secrets); set it to the anthropic API key",
+      ]);
+    }
   });
 });

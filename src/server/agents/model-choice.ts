@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConfigError } from "../../config/load-config";
 import { nonEmpty } from "../../config/schema";
 
 /**
@@ -40,3 +41,74 @@ export const modelChoiceSchema = z.discriminatedUnion(
 );
 
 export type ModelChoice = z.output<typeof modelChoiceSchema>;
+
+export const MODEL_PROVIDERS = ["openai", "anthropic", "openai-compatible"] as const;
+
+/**
+ * The same choice as flat keys of an agent section (`provider`, `model`, `apiKey`, `baseUrl`
+ * beside `type`): spread into the agent's strict object, then refined with
+ * `checkModelChoice` (an object schema cannot hold the discriminated union itself).
+ */
+export const modelChoiceShape = {
+  provider: z.enum(MODEL_PROVIDERS, {
+    error: 'expected provider "openai", "anthropic" or "openai-compatible"',
+  }),
+  model: modelId,
+  apiKey: apiKeyRef,
+  /** Only for "openai-compatible": the endpoint's base URL, up to and including `/v1`. */
+  baseUrl: httpUrl.optional(),
+};
+
+type FlatChoice = {
+  provider: (typeof MODEL_PROVIDERS)[number];
+  model: string;
+  apiKey: { fromEnv: string };
+  baseUrl?: string | undefined;
+};
+
+/** Refinement for `modelChoiceShape`: `baseUrl` belongs to "openai-compatible" and only there. */
+export function checkModelChoice(value: FlatChoice, ctx: z.RefinementCtx): void {
+  if (value.provider === "openai-compatible" && value.baseUrl === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseUrl"],
+      message:
+        'expected the endpoint\'s http(s) base URL up to /v1 (provider "openai-compatible" needs it), but it is missing',
+    });
+  }
+  if (value.provider !== "openai-compatible" && value.baseUrl !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseUrl"],
+      message: `expected no baseUrl for provider "${value.provider}" (only "openai-compatible" takes one)`,
+    });
+  }
+}
+
+/** Pure: the flat keys of a checked agent section -> the model choice. */
+export function toModelChoice(value: FlatChoice): ModelChoice {
+  return modelChoiceSchema.parse({
+    provider: value.provider,
+    model: value.model,
+    apiKey: value.apiKey,
+    ...(value.baseUrl === undefined ? {} : { baseUrl: value.baseUrl }),
+  });
+}
+
+/**
+ * The model key behind `apiKey.fromEnv`, read when the agent is built (at server start, before
+ * any sandbox exists): unset or empty is a ConfigError naming both keys.
+ */
+export function resolveModelKey(
+  model: ModelChoice,
+  passthrough: (name: string) => string | undefined,
+): string {
+  const name = model.apiKey.fromEnv;
+  const value = passthrough(name);
+  if (value === undefined || value === "") {
+    throw new ConfigError([
+      `clawrun.json: agent.apiKey: environment variable ${name} is not set (or is one of ClawRun's own secrets); set it to the ${model.provider} API key`,
+    ]);
+  }
+  return value;
+}

@@ -20,10 +20,36 @@ export interface DeliveryResult {
   details: Record<string, unknown>;
 }
 
+/** What the dashboard shows about the running agent. */
+export interface AgentDescription {
+  type: string;
+  /** The agent program's pinned version; null when ClawRun does not pin one. */
+  version: string | null;
+  /** The model it uses, as `<provider>/<model>`; null for agents without one. */
+  model: string | null;
+}
+
 export interface Agent {
   readonly name: string;
   /** How long one delivery may take (a real AI agent may think for a while). */
   readonly deliveryTimeoutMs: number;
+  /**
+   * How long a start may wait for the agent to become ready (its first install and start can
+   * take minutes). Unset: the lifecycle's health budget (seed 000: 15 s).
+   */
+  readonly startupBudgetMs?: number;
+  /**
+   * Paths (relative to the sandbox root) whose changes are the agent's housekeeping, not
+   * activity: they never keep the sandbox awake (passed to the sidecar's activityIgnore).
+   */
+  readonly activityIgnore?: readonly string[];
+  /**
+   * Readiness beyond an open port (the agent's own ready endpoint at `baseUrl`). The start's
+   * health wait calls it once the sidecar reports the daemon running, until it is true.
+   */
+  ready?(baseUrl: string, signal: AbortSignal): Promise<boolean>;
+  /** Which agent, version and model runs (the dashboard shows it). */
+  describe?(): AgentDescription;
   /** Files provisioned into the sandbox before the sidecar starts (paths relative to its root). */
   files(): Promise<SandboxFile[]>;
   daemon(): AgentDaemonSpec;
@@ -65,6 +91,13 @@ export interface AgentContext {
   env: Record<string, string>;
   /** Directory that relative paths in clawrun.json are resolved against (the project). */
   projectDir: string;
+  /**
+   * Reads a variable of ClawRun's environment for a `{ "fromEnv" }` reference in the agent's
+   * own section (ClawRun's secrets are refused: undefined).
+   */
+  passthrough(name: string): string | undefined;
+  /** A stable secret for `purpose`, derived from CLAWRUN_SECRET (e.g. a gateway token). */
+  deriveSecret(purpose: string): string;
 }
 
 /**

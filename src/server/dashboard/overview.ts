@@ -1,5 +1,6 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
+import type { AgentDescription } from "../agents/types";
 import type { AppContext } from "../context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
@@ -14,6 +15,8 @@ const DAY = 24 * 60 * 60_000;
 export interface Overview {
   now: number;
   instance: { name: string; provider: string; agent: string } & InstanceState;
+  /** Which agent, version and model runs. */
+  agent: AgentDescription;
   transitioning: boolean;
   heartbeat: StoredHeartbeat | null;
   /** Live from the sidecar while running; null otherwise or when it does not answer. */
@@ -66,6 +69,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
       agent: ctx.agent.name,
       ...state,
     },
+    agent: ctx.agent.describe?.() ?? { type: ctx.agent.name, version: null, model: null },
     transitioning: TRANSITIONAL.has(state.status),
     heartbeat,
     sidecar,

@@ -52,6 +52,22 @@ export function policySettings(d: {
   };
 }
 
+/**
+ * How long a start waits for the agent to be ready: the agent's own budget (a real agent
+ * installs and loads for minutes on its first start) or the seed's 15 s health budget.
+ */
+export function startupBudgetMs(d: Pick<LifecycleDeps, "agent" | "timings">): number {
+  return d.agent.startupBudgetMs ?? d.timings.healthBudgetMs;
+}
+
+/**
+ * The lifecycle lock's renewal cap, stretched by what the agent's start budget adds over the
+ * default, so a slow but progressing first start never loses its lock mid-wait.
+ */
+export function lockMaxHoldMs(d: Pick<LifecycleDeps, "agent" | "timings">): number {
+  return d.timings.lockMaxHoldMs + Math.max(0, startupBudgetMs(d) - d.timings.healthBudgetMs);
+}
+
 export async function recordEvent(
   d: Pick<LifecycleDeps, "store" | "clock" | "logger">,
   e: {

@@ -1,40 +1,74 @@
 import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
 
+/** When each step of the wait was first seen, in ms from its start (null: never). */
+export interface HealthPhases {
+  /** The sidecar's health server first answered. */
+  sidecarMs: number | null;
+  /** The sidecar first reported the daemon running (its port open). */
+  daemonMs: number | null;
+}
+
 export type HealthOutcome =
-  | { ok: true; health: SidecarHealth; waitedMs: number }
-  | { ok: false; reason: string; health: SidecarHealth | null; waitedMs: number };
+  | { ok: true; health: SidecarHealth; waitedMs: number; phases: HealthPhases }
+  | {
+      ok: false;
+      reason: string;
+      health: SidecarHealth | null;
+      waitedMs: number;
+      phases: HealthPhases;
+    };
+
+export interface HealthWaitOptions {
+  budgetMs: number;
+  pollMs: number;
+  onPoll?: () => Promise<void>;
+  /**
+   * The agent's own readiness (its ready endpoint), asked once the sidecar reports the daemon
+   * running; healthy only when it says true. Unset: an open port is enough.
+   */
+  ready?: (signal: AbortSignal) => Promise<boolean>;
+}
 
 /**
  * Seed 000 step 5: confirm the daemon through the sidecar's health server within the budget
- * (15 × 1 s). We poll more often inside the same budget to notice "healthy" sooner, and
- * break early when the supervisor reports the daemon `failed`.
+ * (15 × 1 s, or the agent's own start budget). We poll more often inside the budget to notice
+ * "healthy" sooner, and break early when the supervisor reports the daemon `failed`.
  */
 export async function waitForHealth(
   healthUrl: string,
-  opts: { budgetMs: number; pollMs: number; onPoll?: () => Promise<void> },
+  opts: HealthWaitOptions,
 ): Promise<HealthOutcome> {
   const started = Date.now();
+  const phases: HealthPhases = { sidecarMs: null, daemonMs: null };
+  const since = () => Date.now() - started;
+  const askTimeout = () => AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000));
   let last: SidecarHealth | null = null;
   let lastError = "sidecar did not answer";
-  while (Date.now() - started < opts.budgetMs) {
+  while (since() < opts.budgetMs) {
     await opts.onPoll?.();
     try {
-      const res = await fetch(healthUrl, {
-        signal: AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000)),
-      });
+      const res = await fetch(healthUrl, { signal: askTimeout() });
       const parsed = sidecarHealthSchema.safeParse(await res.json());
       if (parsed.success) {
         last = parsed.data;
-        if (last.ok) return { ok: true, health: last, waitedMs: Date.now() - started };
-        if (last.daemon.status === "failed") {
+        phases.sidecarMs ??= since();
+        if (last.ok) {
+          phases.daemonMs ??= since();
+          if (!opts.ready || (await opts.ready(askTimeout()))) {
+            return { ok: true, health: last, waitedMs: since(), phases };
+          }
+          lastError = "daemon is listening but the agent is not ready yet";
+        } else if (last.daemon.status === "failed") {
           return {
             ok: false,
             reason: `daemon failed after ${last.daemon.restarts} restarts`,
             health: last,
-            waitedMs: Date.now() - started,
+            waitedMs: since(),
+            phases,
           };
+        } else {
+          lastError = `daemon is ${last.daemon.status}`;
         }
-        lastError = `daemon is ${last.daemon.status}`;
       } else {
         lastError = "sidecar health answer did not match the protocol";
       }
@@ -47,6 +81,7 @@ export async function waitForHealth(
     ok: false,
     reason: `not healthy within ${Math.round(opts.budgetMs / 1000)} s (${lastError})`,
     health: last,
-    waitedMs: Date.now() - started,
+    waitedMs: since(),
+    phases,
   };
 }

@@ -1,7 +1,15 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
-import { errorMessage, type LifecycleDeps, policySettings, recordEvent, sleepMs } from "./deps";
+import {
+  errorMessage,
+  type LifecycleDeps,
+  lockMaxHoldMs,
+  policySettings,
+  recordEvent,
+  sleepMs,
+  startupBudgetMs,
+} from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
@@ -48,7 +56,7 @@ export class SandboxLifecycleManager {
   async wake(req: WakeRequest): Promise<WakeOutcome> {
     const clock = this.d.clock;
     const began = clock();
-    const waitLimit = this.d.timings.lockLeaseMs + this.d.timings.healthBudgetMs + 30_000;
+    const waitLimit = this.d.timings.lockLeaseMs + startupBudgetMs(this.d) + 30_000;
     const cur = await this.cell.read();
     const admitted = admitWake(cur.value, req, clock(), policySettings(this.d));
     if (admitted.kind === "already-running")
@@ -167,7 +175,7 @@ export class SandboxLifecycleManager {
   ): Promise<{ acquired: true; value: T } | { acquired: false }> {
     return withLifecycleLock(
       this.d.store.locks,
-      { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: this.d.timings.lockMaxHoldMs },
+      { leaseMs: this.d.timings.lockLeaseMs, maxHoldMs: lockMaxHoldMs(this.d) },
       fn,
     );
   }

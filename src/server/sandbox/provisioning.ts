@@ -31,7 +31,7 @@ export function buildSidecarConfig(input: ProvisionInput): SidecarConfigInput {
     daemon: { command: daemon.command, args: daemon.args, env: daemon.env, port: daemon.port },
     healthPort: SANDBOX_PORTS.sidecar,
     tools: input.tools,
-    activityIgnore: [],
+    activityIgnore: [...(input.agent.activityIgnore ?? [])],
     timings: { ...input.sidecarTimings, heartbeatIntervalMs: input.heartbeatIntervalMs },
   };
 }

@@ -1,7 +1,7 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import { errorMessage, type LifecycleDeps } from "./deps";
+import { errorMessage, type LifecycleDeps, startupBudgetMs } from "./deps";
 import { waitForHealth } from "./health-wait";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
@@ -88,11 +88,16 @@ export async function startSandbox(
       { reason: "sidecar launched; waiting for the daemon" },
     );
 
+    const agentUrl = sandbox.domain(d.agent.daemon().port);
+    const agentReady = d.agent.ready?.bind(d.agent);
     const health = await waitForHealth(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
-      budgetMs: d.timings.healthBudgetMs,
+      budgetMs: startupBudgetMs(d),
       pollMs: d.timings.healthPollMs,
+      ready: agentReady && ((signal) => agentReady(agentUrl, signal)),
     });
     timings.healthyMs = health.waitedMs;
+    if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
+    if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
     if (!health.ok) throw new Error(health.reason);
 
     const hookErrors = await teardownAll(d.hooks);

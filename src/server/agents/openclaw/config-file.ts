@@ -8,6 +8,11 @@ import type { ModelChoice } from "../model-choice";
 export const OPENCLAW_STATE_DIR = ".openclaw";
 export const OPENCLAW_CONFIG_PATH = `${OPENCLAW_STATE_DIR}/openclaw.json`;
 
+/** Where the gateway's file log goes, relative to the sandbox root (housekeeping, not activity). */
+export const OPENCLAW_LOG_DIR = `${OPENCLAW_STATE_DIR}/logs`;
+/** The file log rotates at this size and keeps five archives (docs/logging.md). */
+const LOG_FILE_BYTES = 2 * 1024 * 1024;
+
 /** Daemon env var carrying the model provider's key (resolved by ClawRun from `apiKey.fromEnv`). */
 export const MODEL_KEY_ENV = "CLAWRUN_MODEL_API_KEY";
 /** OpenClaw's own variable for the gateway's shared token (docs/cli/gateway/running.md). */
@@ -78,6 +83,11 @@ export function openclawConfig(input: OpenClawConfigInput): Record<string, unkno
       // Nobody can reach a loopback-only browser UI in a sandbox; skips its asset cache.
       controlUi: { enabled: false },
     },
+    // File logs inside the state dir rather than the shared /tmp/openclaw (docs/logging.md):
+    // they stay with the sandbox, capped small because a snapshot carries them; the gateway
+    // substitutes `${VAR}` in config strings (docs/gateway/configuration/environment-variables.md).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: OpenClaw's own substitution syntax
+    logging: { file: "${OPENCLAW_STATE_DIR}/logs/gateway.log", maxFileBytes: LOG_FILE_BYTES },
     models: { providers: { [providerId]: providerEntry(input.model) } },
     agents: {
       defaults: {

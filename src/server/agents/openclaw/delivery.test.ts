@@ -109,7 +109,7 @@ describe("deliverToOpenClaw", () => {
     });
   });
 
-  it("reports an unreachable gateway and a timeout with no status", async () => {
+  it("reports an unreachable gateway as unreachable and a timeout as a refusal with no status", async () => {
     const closedPort = await freePort();
     await expect(
       deliverToOpenClaw(
@@ -118,7 +118,10 @@ describe("deliverToOpenClaw", () => {
         { id: "m", conversation: "c", text: "x" },
         signal(),
       ),
-    ).rejects.toMatchObject({ name: "AgentDeliveryError", daemonStatus: null });
+    ).rejects.toMatchObject({
+      name: "AgentUnreachableError",
+      message: expect.stringContaining("openclaw gateway unreachable"),
+    });
 
     const silent = await answerWith(200, null);
     await expect(

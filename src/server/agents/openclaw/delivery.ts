@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import { AgentDeliveryError, type DeliveryResult } from "../types";
+import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "../types";
 
 /**
  * Delivery to OpenClaw's OpenAI-compatible endpoint (openclaw package:
@@ -100,8 +100,17 @@ export async function deliverToOpenClaw(
       signal,
     });
   } catch (err) {
-    const why = signal.aborted ? "no answer before the delivery timeout" : (err as Error).message;
-    throw new AgentDeliveryError(`openclaw gateway at ${url}: ${why}`, null);
+    // A turn that outlives the timeout counts against the message (bounded retries); nobody
+    // answering at all is a lifecycle fact about the sandbox (types.ts, AgentUnreachableError).
+    if (signal.aborted)
+      throw new AgentDeliveryError(
+        `openclaw gateway at ${url}: no answer before the delivery timeout`,
+        null,
+      );
+    throw new AgentUnreachableError(
+      `openclaw gateway unreachable at ${url}: ${(err as Error).message}`,
+      err,
+    );
   }
   const text = await res.text();
   if (!res.ok) throw new AgentDeliveryError(describeRefusal(res.status, text), res.status);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import { AgentDeliveryError, type DeliveryResult } from "../types";
+import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "../types";
 import { ZEROCLAW_ALIAS } from "./config-file";
 
 /**
@@ -89,8 +89,17 @@ export async function deliverToZeroClaw(
   try {
     res = await fetch(url, { method: "POST", headers: req.headers, body: req.body, signal });
   } catch (err) {
-    const why = signal.aborted ? "no answer before the delivery timeout" : (err as Error).message;
-    throw new AgentDeliveryError(`zeroclaw at ${url}: ${why}`, null);
+    // A turn that outlives the timeout counts against the message (bounded retries); nobody
+    // answering at all is a lifecycle fact about the sandbox (types.ts, AgentUnreachableError).
+    if (signal.aborted)
+      throw new AgentDeliveryError(
+        `zeroclaw at ${url}: no answer before the delivery timeout`,
+        null,
+      );
+    throw new AgentUnreachableError(
+      `zeroclaw unreachable at ${url}: ${(err as Error).message}`,
+      err,
+    );
   }
   const text = await res.text();
   if (!res.ok) throw new AgentDeliveryError(describeRefusal(res.status, text), res.status);

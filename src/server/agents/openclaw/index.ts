@@ -1,0 +1,23 @@
+import { resolveModelKey, toModelChoice } from "../model-choice";
+import type { AgentModule } from "../types";
+import { type OpenClawAgentConfig, openclawConfigSchema } from "./config";
+import { OpenClawAgent } from "./openclaw-agent";
+
+/** OpenClaw from the npm registry, pinned (docs/agents/openclaw.md). */
+export const openclawAgent: AgentModule<OpenClawAgentConfig> = {
+  name: "openclaw",
+  description: "OpenClaw (npm openclaw, pinned) with the model you choose; installs on first start",
+  configSchema: openclawConfigSchema,
+  create: (config, ctx) => {
+    const model = toModelChoice(config);
+    return new OpenClawAgent({
+      model,
+      port: config.port,
+      deliveryTimeoutMs: config.deliveryTimeoutMs,
+      modelApiKey: resolveModelKey(model, ctx.passthrough),
+      gatewayToken: ctx.deriveSecret("openclaw/gateway-token"),
+      env: ctx.env,
+      ...(config.npmCacheDir === undefined ? {} : { npmCacheDir: config.npmCacheDir }),
+    });
+  },
+};

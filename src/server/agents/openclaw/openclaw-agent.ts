@@ -1,0 +1,113 @@
+import type { AgentMessage } from "../../../protocol/agent-message";
+import type { SandboxFile } from "../../providers/types";
+import { launcherPath, launcherScript } from "../launcher";
+import type { ModelChoice } from "../model-choice";
+import type { Agent, AgentDaemonSpec, AgentDescription, DeliveryResult } from "../types";
+import {
+  OPENCLAW_LOG_DIR,
+  OPENCLAW_STATE_DIR,
+  openclawConfigFile,
+  openclawSecretEnv,
+} from "./config-file";
+import { deliverToOpenClaw } from "./delivery";
+import { probeOpenClawReady } from "./health";
+import {
+  OPENCLAW_NODE_VERSION,
+  OPENCLAW_VERSION,
+  openclawPaths,
+  openclawTool,
+} from "./install-tool";
+
+/**
+ * A first start installs Node and OpenClaw (~100 s here) and then starts the gateway (30-45 s
+ * to /readyz; up to ~2 min after a restore on a loaded machine): docs/agents/openclaw.md,
+ * "Measured". Ten minutes leaves room for a slow registry without waiting forever.
+ */
+export const OPENCLAW_STARTUP_BUDGET_MS = 10 * 60_000;
+
+/**
+ * What the gateway writes while idle (docs/agents/openclaw.md, "Idle writes"): its gateway
+ * database's WAL and shared memory, and its own file log. The agent's session database and
+ * workspace are not here: a turn writes them, and that is activity.
+ */
+export const OPENCLAW_ACTIVITY_IGNORE = [
+  OPENCLAW_LOG_DIR,
+  `${OPENCLAW_STATE_DIR}/state/openclaw.sqlite-wal`,
+  `${OPENCLAW_STATE_DIR}/state/openclaw.sqlite-shm`,
+] as const;
+
+export interface OpenClawAgentOptions {
+  model: ModelChoice;
+  port: number;
+  deliveryTimeoutMs: number;
+  /** The model provider's key (resolved from `apiKey.fromEnv`). */
+  modelApiKey: string;
+  /** The gateway's bearer token: in the daemon's environment and on every delivery. */
+  gatewayToken: string;
+  /** The user's `agent.env`, resolved. */
+  env: Record<string, string>;
+  npmCacheDir?: string;
+}
+
+/** OpenClaw (npm `openclaw`) as ClawRun's agent: installed by its launcher, reached through its gateway. */
+export class OpenClawAgent implements Agent {
+  readonly name = "openclaw";
+  readonly deliveryTimeoutMs: number;
+  readonly startupBudgetMs = OPENCLAW_STARTUP_BUDGET_MS;
+  readonly activityIgnore: readonly string[] = OPENCLAW_ACTIVITY_IGNORE;
+
+  constructor(private readonly o: OpenClawAgentOptions) {
+    this.deliveryTimeoutMs = o.deliveryTimeoutMs;
+  }
+
+  async files(): Promise<SandboxFile[]> {
+    // Rewritten at every start: a wake may listen on another port or use a changed model.
+    const config = openclawConfigFile({ model: this.o.model, port: this.o.port });
+    const tool = openclawTool(
+      this.o.npmCacheDir === undefined ? {} : { npmCacheDir: this.o.npmCacheDir },
+    );
+    const wrapper = openclawPaths(OPENCLAW_VERSION, OPENCLAW_NODE_VERSION).wrapper;
+    const launcher = launcherScript({
+      name: this.name,
+      tool,
+      exec: `"$root/${wrapper}" gateway --port "$1"`,
+      hideFromInstall: Object.keys(this.secretEnv()),
+    });
+    return [
+      { path: config.path, content: config.content, mode: 0o600 },
+      { path: launcherPath(this.name), content: launcher, mode: 0o755 },
+    ];
+  }
+
+  daemon(): AgentDaemonSpec {
+    return {
+      command: "sh",
+      args: [launcherPath(this.name), "{PORT}"],
+      env: { ...this.o.env, ...this.secretEnv() },
+      port: this.o.port,
+    };
+  }
+
+  private secretEnv(): Record<string, string> {
+    return openclawSecretEnv({
+      modelApiKey: this.o.modelApiKey,
+      gatewayToken: this.o.gatewayToken,
+    });
+  }
+
+  deliver(baseUrl: string, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {
+    return deliverToOpenClaw(baseUrl, this.o.gatewayToken, message, signal);
+  }
+
+  ready(baseUrl: string, signal: AbortSignal): Promise<boolean> {
+    return probeOpenClawReady(baseUrl, signal);
+  }
+
+  describe(): AgentDescription {
+    return {
+      type: this.name,
+      version: OPENCLAW_VERSION,
+      model: `${this.o.model.provider}/${this.o.model.model}`,
+    };
+  }
+}

@@ -1,0 +1,189 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ModelChoice } from "../../src/server/agents/model-choice";
+import { openclawConfigFile } from "../../src/server/agents/openclaw/config-file";
+import { OPENCLAW_VERSION } from "../../src/server/agents/openclaw/install-tool";
+import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
+import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-openai";
+import { waitFor } from "../support/free-port";
+import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
+import { startReplyReceiver } from "../support/reply-receiver";
+import { openclawNpmCache } from "./openclaw-cache";
+
+/**
+ * OpenClaw end to end (issue 16): the production server, the local provider, the real sidecar
+ * and the REAL openclaw package from the npm registry, installed by its launcher inside the
+ * sandbox; only the model provider is a local stand-in that speaks the OpenAI chat-completions
+ * API and answers with what it was sent. Heavy (minutes): `npm run test:openclaw`, not `npm test`.
+ */
+const MODEL_KEY = "sk-fake-model-key";
+let fake: FakeOpenAI;
+let server: ClawrunServer;
+let receiver: Awaited<ReturnType<typeof startReplyReceiver>>;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: MODEL_KEY, models: ["fake-model"] });
+  receiver = await startReplyReceiver(() => server.secrets.webhook);
+  server = await startClawrun({
+    config: {
+      agent: {
+        type: "openclaw",
+        provider: "openai-compatible",
+        baseUrl: fake.baseUrl,
+        model: "fake-model",
+        apiKey: { fromEnv: "E2E_MODEL_KEY" },
+        npmCacheDir: openclawNpmCache(),
+      },
+      sandbox: { activeDuration: 20 },
+      channels: { generic: { replyUrl: receiver.url } },
+    },
+    timings: { heartbeatIntervalMs: 1_000 },
+    env: { E2E_MODEL_KEY: MODEL_KEY },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+  await fake?.close();
+});
+
+const replyTo = (id: string) => receiver.replies.find((r) => r.inReplyTo === id);
+/** The user turns the model received with its newest request (OpenClaw sends the history). */
+const lastUserTurns = () =>
+  (fake.chatRequests().at(-1)?.messages ?? [])
+    .filter((m) => m.role === "user")
+    .map((m) => messageText(m));
+const sandboxRoot = async () => {
+  const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
+    server,
+    "/api/sandbox",
+  );
+  return join(server.stateDir, "sandboxes", instance.sandboxId, "root");
+};
+const sandboxLog = async () =>
+  readFileSync(join(await sandboxRoot(), "logs", "sidecar.log"), "utf8");
+
+describe("OpenClaw as the agent (real package, fake model, local provider)", () => {
+  it(
+    "a message wakes a never-started instance: OpenClaw installs, starts and answers through the model; the reply reaches the channel",
+    async () => {
+      const res = await sendMessage(server, {
+        id: "m1",
+        conversation: "alice",
+        text: "My name is Zed and my favourite colour is teal.",
+      });
+      expect(res).toEqual({ status: 202, body: { status: "queued", id: "m1" } });
+      await waitFor("the first reply", async () => replyTo("m1"), 9 * 60_000, 500);
+      const reply = replyTo("m1");
+      expect(reply).toMatchObject({ conversation: "alice", verified: true });
+      expect(reply?.text).toMatch(/^fake-openai heard \d+ user message/);
+      expect(reply?.text).toContain("My name is Zed and my favourite colour is teal.");
+      // The key reached the daemon (the fake refuses any other), the model is the configured one.
+      expect(fake.requests.every((r) => r.headers.authorization === `Bearer ${MODEL_KEY}`)).toBe(
+        true,
+      );
+      expect(fake.chatRequests().at(-1)?.model).toBe("fake-model");
+
+      const overview = await operatorGet<{ agent: unknown; instance: { status: string } }>(
+        server,
+        "/api/sandbox",
+      );
+      expect(overview.instance.status).toBe("running");
+      expect(overview.agent).toEqual({
+        type: "openclaw",
+        version: OPENCLAW_VERSION,
+        model: "openai-compatible/fake-model",
+      });
+      const log = await sandboxLog();
+      expect(log).toContain("clawrun launcher: openclaw is not installed: installing it");
+      expect(log).toMatch(/clawrun launcher: openclaw installed in \d+ s/);
+    },
+    10 * 60_000,
+  );
+
+  it(
+    "answers the next message of the conversation inline, with the earlier turn in the model's context",
+    async () => {
+      const res = await sendMessage(server, {
+        id: "m2",
+        conversation: "alice",
+        text: "What is my favourite colour?",
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "delivered", id: "m2" });
+      expect(lastUserTurns().join("\n")).toContain("favourite colour is teal");
+      expect(String(res.body.reply)).toContain("What is my favourite colour?");
+    },
+    5 * 60_000,
+  );
+
+  it(
+    "OpenClaw's own validator accepts the config file ClawRun writes, for every provider kind",
+    async () => {
+      const openclaw = join(await sandboxRoot(), ".local", "bin", "openclaw");
+      const kinds: ModelChoice[] = [
+        { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
+        { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "K" } },
+        {
+          provider: "openai-compatible",
+          baseUrl: "http://127.0.0.1:4000/v1",
+          model: "llama-3.1-8b",
+          apiKey: { fromEnv: "K" },
+        },
+      ];
+      // Its own state dir: the running gateway's is left alone.
+      const dir = mkdtempSync(join(tmpdir(), "openclaw-validate-"));
+      try {
+        for (const model of kinds) {
+          const file = join(dir, `${model.provider}.json`);
+          writeFileSync(file, openclawConfigFile({ model, port: 3000 }).content);
+          const result = await promisify(execFile)(openclaw, ["config", "validate", "--json"], {
+            env: {
+              PATH: process.env.PATH,
+              HOME: dir,
+              OPENCLAW_STATE_DIR: dir,
+              OPENCLAW_CONFIG_PATH: file,
+            } as unknown as NodeJS.ProcessEnv,
+          }).catch((e: { stdout?: string; stderr?: string }) => ({
+            failed: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+          }));
+          expect(result, model.provider).not.toHaveProperty("failed");
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    3 * 60_000,
+  );
+
+  it(
+    "sleeps when idle (its housekeeping writes do not keep it awake), wakes on a message without reinstalling, and the conversation continues",
+    async () => {
+      await waitFor(
+        "sleeping",
+        async () => (await instanceStatus(server)) === "sleeping",
+        5 * 60_000,
+        500,
+      );
+      const res = await sendMessage(server, { id: "m3", conversation: "alice", text: "Who am I?" });
+      expect(res.status).toBe(202);
+      await waitFor("the reply after the wake", async () => replyTo("m3"), 6 * 60_000, 500);
+      const turns = lastUserTurns().join("\n");
+      expect(turns).toContain("My name is Zed and my favourite colour is teal.");
+      expect(turns).toContain("What is my favourite colour?");
+      expect(replyTo("m3")?.text).toContain("Who am I?");
+
+      const running = (await eventsOf(server, "status.running"))[0];
+      expect(String(running?.details.restoredFrom)).toMatch(/^snap_/);
+      // The restored log holds both runs: one install, then a start that found it present.
+      const log = await sandboxLog();
+      expect(log.match(/openclaw is not installed: installing it/g)).toHaveLength(1);
+      expect(log.match(/daemon listening on port/g)?.length).toBeGreaterThanOrEqual(2);
+    },
+    12 * 60_000,
+  );
+});
