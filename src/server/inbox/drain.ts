@@ -105,7 +105,8 @@ async function deliverOne(
     );
     // The reply is queued before the message is acknowledged: a crash in between redelivers
     // (agents are told the id to be idempotent) and the reply's id dedupes the second reply.
-    if (!isInline) await queueReply(d, msg, result);
+    // An empty answer (e.g. an agent's "already handled" for a redelivery) has nothing to send.
+    if (!isInline && result.reply.trim() !== "") await queueReply(d, msg, result);
     await d.store.inbox.ack(msg.id);
     r.delivered++;
     if (isInline) r.inline = { ok: true, result };
