@@ -13,9 +13,7 @@ const ALL = {
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
   "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
   channels:
-    "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
-  "channels-slack-discord":
-    "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
+    "Telegram, WhatsApp, Slack and Discord webhooks to a sleeping agent: ack p50/p99, waiting indicator and reply latency",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;
