@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { deriveSecretToken } from "./secret-token";
 import { TelegramApi } from "./telegram-api";
@@ -11,9 +12,7 @@ const configSchema = z.strictObject({
     .default("https://api.telegram.org")
     .transform((u) => u.replace(/\/+$/, "")),
   /** Photos, voice, files, stickers: described to the agent as text, or refused to the sender. */
-  attachments: z
-    .enum(["describe", "refuse"], { error: 'expected "describe" or "refuse"' })
-    .default("describe"),
+  attachments: attachmentModeSchema,
   /** Only these chat ids reach the agent (others are ignored); absent: every chat. */
   allowedChats: z
     .array(z.union([z.int(), z.string().regex(/^-?\d+$/)]), {

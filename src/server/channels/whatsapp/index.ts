@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { GraphApi } from "./graph-api";
 import { WhatsappChannel } from "./whatsapp-channel";
@@ -20,9 +21,7 @@ const configSchema = z.strictObject({
     .regex(/^v\d+\.\d+$/, { error: 'expected a Graph API version like "v24.0"' })
     .default("v24.0"),
   /** Images, voice, files, stickers: described to the agent as text, or refused to the sender. */
-  attachments: z
-    .enum(["describe", "refuse"], { error: 'expected "describe" or "refuse"' })
-    .default("describe"),
+  attachments: attachmentModeSchema,
   /** Only messages to this business phone number id (absent: any number of the app). */
   phoneNumberId: numericId("phone number id").optional(),
   /** Only these senders (WhatsApp ids, i.e. phone numbers in digits) reach the agent. */
