@@ -10,7 +10,7 @@
  *      under another path, starts again and shows the same conversation continues.
  *
  *   npx tsx scripts/openclaw/try-gateway.ts [--cache DIR] [--keep] [--idle SECONDS]
- * Default cache: $OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
+ * Default cache: $CLAWRUN_OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -39,7 +39,7 @@ const run = promisify(execFile);
 const args = process.argv.slice(2);
 const cacheDir = args.includes("--cache")
   ? (args[args.indexOf("--cache") + 1] ?? "")
-  : (process.env.OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
+  : (process.env.CLAWRUN_OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
 const keep = args.includes("--keep");
 /** Seconds of idleness to watch for file writes after the second reply (in 30 s windows). */
 const idleSeconds = args.includes("--idle") ? Number(args[args.indexOf("--idle") + 1]) : 30;
