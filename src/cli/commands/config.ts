@@ -1,0 +1,34 @@
+import { checkStartup } from "../../server/startup-check";
+import type { Command } from "../command";
+import { EXIT } from "../exit-codes";
+
+export const configCheckCommand: Command = {
+  name: "config check",
+  summary: "validate clawrun.json and the environment here, as `npm start` would",
+  arity: { min: 0, max: 0 },
+  flags: {},
+  notes: [
+    "Runs the start-up validation itself (src/server/startup-check.ts), so the messages are",
+    "the ones `npm run dev` / `npm start` print. It reads this machine's files and environment",
+    "(CLAWRUN_CONFIG, default ./clawrun.json), not the deployment's. Exit 1 when invalid.",
+  ],
+  async run(ctx) {
+    const check = checkStartup(ctx.env, ctx.cwd);
+    if (!check.ok) {
+      if (ctx.json) ctx.out(JSON.stringify({ ok: false, problems: check.problems }));
+      else {
+        ctx.err("ClawRun cannot start:");
+        for (const line of check.problems) ctx.err(`  ${line}`);
+      }
+      return EXIT.failure;
+    }
+    if (ctx.json) ctx.out(JSON.stringify({ ok: true, config: check.configPath }));
+    else
+      ctx.out(
+        check.configPath
+          ? `ok: ${check.configPath} and the environment are valid`
+          : `ok: no clawrun.json at ${check.env.configPath}; the defaults apply (echo agent, local sandboxes)`,
+      );
+    return EXIT.ok;
+  },
+};
