@@ -1,9 +1,11 @@
 /**
- * Builds the operator CLI (src/cli/main.ts) into one ESM file with esbuild; npm packages stay
- * imports, resolved from node_modules at run time (production dependencies only).
- * Plain JavaScript so bin/clawrun.mjs can rebuild it without tsx; scripts/bundle.ts calls it too.
+ * Builds the operator CLI (src/cli/main.ts) with esbuild into build/cli/: an ESM entry and
+ * content-hashed chunks, so the heavy parts (the server's modules for `config check` and
+ * `channels`) load only when used. npm packages stay imports, resolved from node_modules at
+ * run time (production dependencies only). Plain JavaScript so bin/clawrun.mjs can rebuild it
+ * without tsx; scripts/bundle.ts calls it too.
  */
-import { renameSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const CLI_BUNDLE = join("build", "cli", "clawrun.mjs");
@@ -17,22 +19,34 @@ export async function buildCli(root) {
       `${join(root, CLI_BUNDLE)} is missing or older than src/, and esbuild (a dev dependency) is not installed: run "npm ci", or "npm run build" where it is`,
     );
   }
-  const outfile = join(root, CLI_BUNDLE);
-  // Concurrent first runs each build their own file and rename it over: never half a bundle.
-  const tmp = `${outfile}.${process.pid}.tmp.mjs`;
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ["src/cli/main.ts"],
-    outfile: tmp,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    packages: "external",
-    sourcemap: false,
-    legalComments: "none",
-    logLevel: "warning",
-  });
-  renameSync(tmp, outfile);
-  return outfile;
+  const outdir = join(root, "build", "cli");
+  // Each build writes its own directory, then moves the chunks (named by their content, so
+  // a concurrent run never sees one change) and the entry last: never half a CLI.
+  const tmp = join(root, "build", `cli.${process.pid}.tmp`);
+  try {
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: { clawrun: "src/cli/main.ts" },
+      outdir: tmp,
+      outExtension: { ".js": ".mjs" },
+      chunkNames: "chunks/[name]-[hash]",
+      bundle: true,
+      splitting: true,
+      platform: "node",
+      target: "node20",
+      format: "esm",
+      packages: "external",
+      sourcemap: false,
+      legalComments: "none",
+      logLevel: "warning",
+    });
+    mkdirSync(join(outdir, "chunks"), { recursive: true });
+    for (const chunk of readdirSync(join(tmp, "chunks"))) {
+      renameSync(join(tmp, "chunks", chunk), join(outdir, "chunks", chunk));
+    }
+    renameSync(join(tmp, "clawrun.mjs"), join(outdir, "clawrun.mjs"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return join(outdir, "clawrun.mjs");
 }

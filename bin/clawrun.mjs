@@ -47,6 +47,8 @@ try {
     process.exit(1);
   }
   // A stale bundle still beats none (e.g. an install without dev dependencies).
-  process.stderr.write(`clawrun: warning: could not rebuild the CLI (${why}); running the existing one\n`);
+  process.stderr.write(
+    `clawrun: warning: could not rebuild the CLI (${why}); running the existing one\n`,
+  );
 }
 await import(pathToFileURL(bundle).href);

@@ -96,7 +96,11 @@ export class ApiClient {
         redirect: "manual",
       });
     } catch (err) {
-      throw new CliError(EXIT.unreachable, `cannot reach ClawRun at ${where}: ${why(err)}`, "unreachable");
+      throw new CliError(
+        EXIT.unreachable,
+        `cannot reach ClawRun at ${where}: ${why(err)}`,
+        "unreachable",
+      );
     }
     const text = await res.text().catch(() => "");
     const json = parseJson(text);

@@ -49,7 +49,9 @@ export function parseArgs(argv: readonly string[], specs: FlagSpecs, command: st
     const name = long ? key : byShort.get(key);
     const spec = name === undefined ? undefined : specs[name];
     if (name === undefined || spec === undefined) {
-      throw usageError(`unknown flag ${arg.split("=")[0]} for "${command}" (see ${command} --help)`);
+      throw usageError(
+        `unknown flag ${arg.split("=")[0]} for "${command}" (see ${command} --help)`,
+      );
     }
     if (spec.type === "boolean") {
       if (eq !== -1) throw usageError(`--${name} takes no value (got "${arg.slice(eq + 1)}")`);

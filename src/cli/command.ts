@@ -38,7 +38,8 @@ export const GLOBAL_FLAGS: FlagSpecs = {
   url: {
     type: "string",
     value: "<url>",
-    description: "the deployment (default: CLAWRUN_URL, CLAWRUN_PUBLIC_URL, http://127.0.0.1:$PORT)",
+    description:
+      "the deployment (default: CLAWRUN_URL, CLAWRUN_PUBLIC_URL, http://127.0.0.1:$PORT)",
   },
   help: { type: "boolean", short: "h", description: "this help" },
 };

@@ -8,7 +8,13 @@ const NOW = Date.UTC(2026, 11, 1, 13, 20, 0);
 const overview = (instance: Partial<OverviewView["instance"]>, extra: Partial<OverviewView> = {}) =>
   ({
     now: NOW,
-    instance: { name: "clawrun", provider: "local", agent: "echo", status: "sleeping", ...instance },
+    instance: {
+      name: "clawrun",
+      provider: "local",
+      agent: "echo",
+      status: "sleeping",
+      ...instance,
+    },
     inbox: { pending: 0, dead: 0 },
     ...extra,
   }) as OverviewView;
@@ -49,7 +55,7 @@ describe("format", () => {
       ),
     );
     expect(lines[0]).toBe(
-      "running    awake since 13:19:00 (60 s) · sleeps in ~4 min (kept by grace)",
+      "running    awake since 13:19:00 (1 min) · sleeps in ~4 min (kept by grace)",
     );
     expect(lines).toContain("heartbeat  3 s ago · daemon running, 0 restarts");
     expect(lines).toContain("sandbox    sbx_1");

@@ -9,7 +9,8 @@ export type Resolved =
 
 export function resolveCommand(argv: readonly string[], commands: readonly Command[]): Resolved {
   const [first, second] = argv;
-  if (first === undefined || first === "--help" || first === "-h") return { kind: "help", command: null };
+  if (first === undefined || first === "--help" || first === "-h")
+    return { kind: "help", command: null };
   if (first === "--version") return { kind: "version" };
   if (first === "help") {
     if (argv.length === 1) return { kind: "help", command: null };

@@ -12,7 +12,10 @@ export type StartupCheck =
   | { ok: true; env: AppEnv; configPath: string | null }
   | { ok: false; problems: string[] };
 
-export function checkStartup(source: Record<string, string | undefined>, cwd: string): StartupCheck {
+export function checkStartup(
+  source: Record<string, string | undefined>,
+  cwd: string,
+): StartupCheck {
   try {
     const env = readEnv(source, cwd);
     const { path } = loadClawrunConfig(env.configPath);

@@ -1,4 +1,3 @@
-import { checkStartup } from "../../server/startup-check";
 import type { Command } from "../command";
 import { EXIT } from "../exit-codes";
 
@@ -13,6 +12,8 @@ export const configCheckCommand: Command = {
     "(CLAWRUN_CONFIG, default ./clawrun.json), not the deployment's. Exit 1 when invalid.",
   ],
   async run(ctx) {
+    // Loaded on use: it pulls in every module's schema, which other commands do not need.
+    const { checkStartup } = await import("../../server/startup-check");
     const check = checkStartup(ctx.env, ctx.cwd);
     if (!check.ok) {
       if (ctx.json) ctx.out(JSON.stringify({ ok: false, problems: check.problems }));

@@ -1,5 +1,5 @@
-import { flag } from "../args";
 import { eventsSchema } from "../api-schemas";
+import { flag } from "../args";
 import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { newEvents } from "../follow";
@@ -41,6 +41,7 @@ export const eventsCommand: Command = {
     };
     await print(limit);
     if (!flag.bool(args, "follow")) return EXIT.ok;
+    ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
     // A window of the newest 200 events per poll: more than a second can produce.
     while (!ctx.signal.aborted) {
       await pause(interval, ctx.signal);

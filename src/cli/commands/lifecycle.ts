@@ -1,5 +1,5 @@
-import { flag } from "../args";
 import { overviewSchema, type TransitionView, transitionSchema } from "../api-schemas";
+import { flag } from "../args";
 import { type Command, type CommandContext, pause } from "../command";
 import { CliError, EXIT, type ExitCode, usageError } from "../exit-codes";
 
@@ -95,7 +95,11 @@ async function waitFor(ctx: CommandContext, target: string, ms: number): Promise
     if (settled || status === "failed") {
       if (ctx.json) ctx.out(JSON.stringify({ status, error: o.instance.error ?? null }));
       if (status === "failed")
-        throw new CliError(EXIT.failure, `failed: ${o.instance.error ?? "no cause given"}`, "failed");
+        throw new CliError(
+          EXIT.failure,
+          `failed: ${o.instance.error ?? "no cause given"}`,
+          "failed",
+        );
       return EXIT.ok;
     }
     if (ctx.now() > deadline) {

@@ -1,5 +1,5 @@
-import { flag } from "../args";
 import { type LogLineView, logsSchema } from "../api-schemas";
+import { flag } from "../args";
 import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { newLogLines } from "../follow";
@@ -38,6 +38,8 @@ export const logsCommand: Command = {
       for (const l of lines) ctx.out(ctx.json ? JSON.stringify({ sandboxId, ...l }) : l.text);
     };
     print(last.lines, last.sandboxId);
+    if (follow)
+      ctx.err(`(following ${api.url}: new lines appear as they are written; Ctrl-C ends)`);
     while (follow && !ctx.signal.aborted) {
       await pause(interval, ctx.signal);
       if (ctx.signal.aborted) break;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { flag } from "../args";
 import { webhookAnswerSchema } from "../api-schemas";
+import { flag } from "../args";
 import type { Command } from "../command";
 import { EXIT } from "../exit-codes";
 
@@ -38,7 +38,8 @@ export const sendCommand: Command = {
       .api()
       .webhook({ id, conversation, text }, webhookAnswerSchema, SEND_TIMEOUT_MS);
     if (ctx.json) ctx.out(JSON.stringify(body));
-    else if (body.status === "delivered") ctx.out(body.reply ?? `(${body.id}: delivered, no reply)`);
+    else if (body.status === "delivered")
+      ctx.out(body.reply ?? `(${body.id}: delivered, no reply)`);
     else if (body.status === "queued") ctx.out(`queued ${body.id} (delivered after the wake)`);
     else ctx.out(`duplicate ${body.id} (already received; not delivered again)`);
     return EXIT.ok;
