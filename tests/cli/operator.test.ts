@@ -262,10 +262,11 @@ describe("a life, followed live", () => {
     const snap = await run("snapshot", "--wait");
     expect(snap.stderr).toBe("");
     expect(snap.code).toBe(0);
-    expect(snap.stdout).toMatch(/^snapshot: running → snapshotting\n/);
+    const taken = /^snapshot: running → running\ntaken: (\S+)\n$/.exec(snap.stdout);
+    expect(taken, snap.stdout).not.toBeNull();
     const list = await run("snapshots", "--json");
     const { snapshots } = json<{ snapshots: { id: string }[] }>(list.stdout);
-    expect(snapshots).toHaveLength(1);
+    expect(snapshots.map((s) => s.id)).toEqual([taken?.[1]]);
     const id = snapshots[0]?.id as string;
     const human = await run("snapshots");
     expect(human.stdout).toMatch(new RegExp(`^${id}  \\d\\d:\\d\\d:\\d\\d \\(\\d+ s ago\\)  `));

@@ -1,7 +1,13 @@
-import { overviewSchema, type TransitionView, transitionSchema } from "../api-schemas";
+import {
+  eventsSchema,
+  overviewSchema,
+  type TransitionView,
+  transitionSchema,
+} from "../api-schemas";
 import { flag } from "../args";
 import { type Command, type CommandContext, pause } from "../command";
 import { CliError, EXIT, type ExitCode, usageError } from "../exit-codes";
+import { newEvents } from "../follow";
 
 const WAIT_FLAGS = {
   wait: { type: "boolean", short: "w", description: "wait until the agent got there" },
@@ -59,11 +65,16 @@ export const snapshotCommand: Command = {
   summary: "take a snapshot now; the agent keeps running",
   arity: { min: 0, max: 0 },
   flags: { ...WAIT_FLAGS },
-  notes: ["--wait waits until the agent is running again, the snapshot taken."],
+  notes: ["--wait waits for the snapshot.taken event and prints the snapshot's id."],
   async run(ctx, args) {
-    const { body: t } = await ctx.api().post("/api/sandbox/snapshot", transitionSchema);
+    const api = ctx.api();
+    const wait = flag.bool(args, "wait");
+    // The status stays "running" while a snapshot is taken: --wait watches the events.
+    const before = wait ? await api.get("/api/sandbox/events?limit=200", eventsSchema) : null;
+    const { body: t } = await api.post("/api/sandbox/snapshot", transitionSchema);
     report(ctx, t);
-    return flag.bool(args, "wait") ? waitFor(ctx, "running", timeoutMs(args)) : EXIT.ok;
+    if (!before) return EXIT.ok;
+    return waitForSnapshot(ctx, new Set(before.events.map((e) => e.id)), timeoutMs(args));
   },
 };
 
@@ -108,6 +119,34 @@ async function waitFor(ctx: CommandContext, target: string, ms: number): Promise
         `still ${status} after ${ms / 1000} s (waiting for ${target})`,
         "timeout",
       );
+    }
+    await pause(250, ctx.signal);
+  }
+  return EXIT.ok;
+}
+
+/** Until a new snapshot.taken (exit 0) or a new error event such as lifecycle.failed (exit 1). */
+async function waitForSnapshot(
+  ctx: CommandContext,
+  seen: Set<string>,
+  ms: number,
+): Promise<ExitCode> {
+  const api = ctx.api();
+  const deadline = ctx.now() + ms;
+  while (!ctx.signal.aborted) {
+    const { events } = await api.get("/api/sandbox/events?limit=200", eventsSchema);
+    for (const e of newEvents(events, seen)) {
+      seen.add(e.id);
+      if (e.type === "snapshot.taken") {
+        const id = (e.details as { snapshotId?: unknown } | undefined)?.snapshotId;
+        if (ctx.json) ctx.out(JSON.stringify({ snapshotId: typeof id === "string" ? id : null }));
+        else ctx.out(`taken: ${typeof id === "string" ? id : e.message}`);
+        return EXIT.ok;
+      }
+      if (e.level === "error") throw new CliError(EXIT.failure, e.message, e.type);
+    }
+    if (ctx.now() > deadline) {
+      throw new CliError(EXIT.failure, `no snapshot after ${ms / 1000} s`, "timeout");
     }
     await pause(250, ctx.signal);
   }
