@@ -44,7 +44,7 @@ function checkout(opts: { withEsbuild: boolean }): string {
 
 const launch = (root: string, args: string[]) =>
   promisify(execFile)(process.execPath, [join(root, "bin", "clawrun.mjs"), ...args], {
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv,
     cwd: root,
   }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
