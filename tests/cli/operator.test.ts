@@ -286,17 +286,14 @@ describe("a life, followed live", () => {
       /^sleeping +asleep since .* · wakes on the next message$/,
     );
 
-    const send = await run("send", "are you there?", "--id", "cli-msg-2");
+    const send = await run("send", "are you there?", "--id", "cli-msg-2", "--wait");
+    expect(send.stderr).toBe("");
     expect(send.code).toBe(0);
-    expect(send.stdout).toBe("queued cli-msg-2 (delivered after the wake)\n");
-    await waitFor(
-      "the queued message delivered",
-      async () =>
-        (await run("events", "--limit", "50")).stdout.includes(
-          "message.delivered: delivered cli-msg-2",
-        ),
-      60_000,
-      500,
-    );
+    const [queued, reply] = send.stdout.trim().split("\n");
+    expect(queued).toBe("queued cli-msg-2 (delivered after the wake)");
+    expect(reply).toMatch(/^echo: are you there\? \(message #1 in "cli"/);
+    expect(await apiStatus()).toBe("running");
+    const events = await run("events", "--limit", "50");
+    expect(events.stdout).toContain("message.delivered: delivered cli-msg-2");
   }, 120_000);
 });
