@@ -4,6 +4,7 @@ import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { newEvents } from "../follow";
 import { formatEvent } from "../format";
+import { followPoller } from "../poll";
 
 export const eventsCommand: Command = {
   name: "events",
@@ -43,9 +44,10 @@ export const eventsCommand: Command = {
     if (!flag.bool(args, "follow")) return EXIT.ok;
     ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
     // A window of the newest 200 events per poll: more than a second can produce.
+    const poll = followPoller(ctx);
     while (!ctx.signal.aborted) {
       await pause(interval, ctx.signal);
-      if (!ctx.signal.aborted) await print(200);
+      if (!ctx.signal.aborted) await poll(() => print(200));
     }
     return EXIT.ok;
   },

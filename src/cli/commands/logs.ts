@@ -3,6 +3,7 @@ import { flag } from "../args";
 import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { newLogLines } from "../follow";
+import { followPoller } from "../poll";
 
 export const logsCommand: Command = {
   name: "logs",
@@ -40,10 +41,12 @@ export const logsCommand: Command = {
     print(last.lines, last.sandboxId);
     if (follow)
       ctx.err(`(following ${api.url}: new lines appear as they are written; Ctrl-C ends)`);
+    const poll = followPoller(ctx);
     while (follow && !ctx.signal.aborted) {
       await pause(interval, ctx.signal);
       if (ctx.signal.aborted) break;
-      const next = await api.get("/api/sandbox/logs", logsSchema);
+      const next = await poll(() => api.get("/api/sandbox/logs", logsSchema));
+      if (!next) continue;
       // Another sandbox (a wake) starts another log: print it from its start.
       const fresh =
         next.sandboxId !== last.sandboxId ? next.lines : newLogLines(last.lines, next.lines);
