@@ -171,6 +171,7 @@ describe("reading and refusing, before anything started", () => {
     const events = await run("events", "--json");
     expect(events.code).toBe(0);
     expect(events.stdout).toBe("");
+    expect((await run("events")).stdout).toBe("no events yet\n");
     expect(await apiStatus()).toBe("uninitialized");
   });
 });

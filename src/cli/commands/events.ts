@@ -41,7 +41,9 @@ export const eventsCommand: Command = {
       }
     };
     await print(limit);
-    if (!flag.bool(args, "follow")) return EXIT.ok;
+    const follow = flag.bool(args, "follow");
+    if (seen.size === 0 && !ctx.json && !follow) ctx.out("no events yet");
+    if (!follow) return EXIT.ok;
     ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
     // A window of the newest 200 events per poll: more than a second can produce.
     const poll = followPoller(ctx);
