@@ -297,4 +297,30 @@ describe("a life, followed live", () => {
     const events = await run("events", "--limit", "50");
     expect(events.stdout).toContain("message.delivered: delivered cli-msg-2");
   }, 120_000);
+
+  it("--json with --wait answers one document, at the end", async () => {
+    const stop = await run("stop", "--wait", "--json");
+    expect(stop.code, stop.stdout).toBe(0);
+    expect(json(stop.stdout)).toEqual({
+      action: "stop",
+      from: "running",
+      to: "snapshotting",
+      status: "sleeping",
+    });
+    const send = await run("send", "once more", "--id", "cli-msg-3", "--wait", "--json");
+    expect(send.code, send.stdout).toBe(0);
+    expect(json(send.stdout)).toEqual({
+      status: "replied",
+      id: "cli-msg-3",
+      reply: expect.stringMatching(/^echo: once more \(message #2 in "cli"/),
+    });
+    const snap = await run("snapshot", "--wait", "--json");
+    expect(snap.code, snap.stdout).toBe(0);
+    expect(json(snap.stdout)).toEqual({
+      action: "snapshot",
+      from: "running",
+      to: "running",
+      snapshotId: expect.any(String),
+    });
+  }, 120_000);
 });

@@ -59,12 +59,15 @@ export const sendCommand: Command = {
       webhookAnswerSchema,
       SEND_TIMEOUT_MS,
     );
-    if (ctx.json) ctx.out(JSON.stringify(body));
-    else if (body.status === "delivered")
+    const waiting = before !== null && body.status === "queued";
+    // With --json --wait, one document: the reply (printed below) instead of "queued".
+    if (ctx.json) {
+      if (!waiting) ctx.out(JSON.stringify(body));
+    } else if (body.status === "delivered")
       ctx.out(body.reply ?? `(${body.id}: delivered, no reply)`);
     else if (body.status === "queued") ctx.out(`queued ${body.id} (delivered after the wake)`);
     else ctx.out(`duplicate ${body.id} (already received; not delivered again)`);
-    if (!before || body.status !== "queued") return EXIT.ok;
+    if (!waiting) return EXIT.ok;
     const seen = new Set(before.events.map((e) => e.id));
     return waitForReply(ctx, id, seen, (flag.int(args, "timeout") ?? 180) * 1000);
   },
