@@ -5,7 +5,7 @@
  * run time (production dependencies only). Plain JavaScript so bin/clawrun.mjs can rebuild it
  * without tsx; scripts/bundle.ts calls it too.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export const CLI_BUNDLE = join("build", "cli", "clawrun.mjs");
@@ -41,12 +41,27 @@ export async function buildCli(root) {
       logLevel: "warning",
     });
     mkdirSync(join(outdir, "chunks"), { recursive: true });
-    for (const chunk of readdirSync(join(tmp, "chunks"))) {
+    const fresh = readdirSync(join(tmp, "chunks"));
+    for (const chunk of fresh) {
       renameSync(join(tmp, "chunks", chunk), join(outdir, "chunks", chunk));
     }
     renameSync(join(tmp, "clawrun.mjs"), join(outdir, "clawrun.mjs"));
+    removeOldChunks(join(outdir, "chunks"), new Set(fresh));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   return join(outdir, "clawrun.mjs");
+}
+
+/** Chunks of earlier builds, once no run that started with them can still need them. */
+function removeOldChunks(dir, keep) {
+  const before = Date.now() - 60 * 60_000;
+  for (const chunk of readdirSync(dir)) {
+    if (keep.has(chunk)) continue;
+    try {
+      if (statSync(join(dir, chunk)).mtimeMs < before) rmSync(join(dir, chunk), { force: true });
+    } catch {
+      // another build removed it first
+    }
+  }
 }
