@@ -29,8 +29,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     }
     if (resolved.kind === "help") {
       const lines = resolved.command ? commandHelp(resolved.command) : generalHelp(COMMANDS);
-      for (const line of lines) io.out(line);
-      // `clawrun` alone is a mistake (usage), `clawrun --help` is not.
+      // `clawrun` alone is a mistake (usage, on stderr), `clawrun --help` is not.
+      const write = argv.length === 0 ? io.err : io.out;
+      for (const line of lines) write(line);
       return argv.length === 0 ? EXIT.usage : EXIT.ok;
     }
     const { command, rest } = resolved;
@@ -47,7 +48,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (json) io.out(JSON.stringify({ error: { code: e.code ?? "failed", message: e.message } }));
     else {
       io.err(`${name}: ${e.message}`);
-      if (e.exitCode === EXIT.usage && name !== "clawrun") io.err(`(see ${name} --help)`);
+      if (e.exitCode === EXIT.usage && name !== "clawrun" && !e.message.includes("--help"))
+        io.err(`(see ${name} --help)`);
     }
     return e.exitCode;
   }
@@ -76,13 +78,11 @@ function checkArity(command: Command, positionals: string[]): void {
   const { min, max } = command.arity;
   if (positionals.length >= min && positionals.length <= max) return;
   if (max === 0) {
-    throw usageError(`clawrun ${command.name} takes no arguments (got "${positionals.join(" ")}")`);
+    throw usageError(`takes no arguments (got "${positionals.join(" ")}")`);
   }
   const expected = command.operands ?? `${min}–${max} arguments`;
   const hint = max === 1 && positionals.length > 1 ? "; quote text that has spaces" : "";
-  throw usageError(
-    `clawrun ${command.name} takes ${expected} (got ${positionals.length} arguments${hint})`,
-  );
+  throw usageError(`expected ${expected} (got ${positionals.length} arguments${hint})`);
 }
 
 function asCliError(err: unknown): CliError {

@@ -85,13 +85,13 @@ describe("reading and refusing, before anything started", () => {
     [["status", "--bogus"], 'unknown flag --bogus for "clawrun status"'],
     [["events", "--follow=yes"], "--follow takes no value"],
     [["events", "--limit", "0"], '--limit: expected an integer from 1 to 1000, got "0"'],
-    [["send"], "clawrun send takes <text> (got 0 arguments)"],
+    [["send"], "clawrun send: expected <text> (got 0 arguments)"],
     [["send", "two", "words"], "quote text that has spaces"],
     [["send", "hi", "--conversation"], "--conversation needs a value"],
     [["wake", "--fresh", "--snapshot", "snap-1"], "--fresh and --snapshot exclude each other"],
-    [["stop", "now"], 'clawrun stop takes no arguments (got "now")'],
+    [["stop", "now"], 'clawrun stop: takes no arguments (got "now")'],
     [["frobnicate"], 'unknown command "frobnicate"'],
-    [["snapshots", "delete"], "clawrun snapshots delete takes <id>"],
+    [["snapshots", "delete"], "clawrun snapshots delete: expected <id> (got 0 arguments)"],
   ])("%j is a usage error (exit 2) naming the problem", async (args, message) => {
     const r = await run(...args);
     expect(r.code, r.stderr).toBe(2);
