@@ -102,3 +102,28 @@ export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 export const apiErrorSchema = z.looseObject({
   error: z.looseObject({ code: z.string(), message: z.string() }),
 });
+
+export const inboxItemSchema = z.looseObject({
+  id: z.string(),
+  channel: z.string(),
+  conversation: z.string(),
+  text: z.string(),
+  receivedAt: ms,
+  attempts: z.number(),
+  lastError: z.string().nullable().optional(),
+});
+export type InboxItemView = z.infer<typeof inboxItemSchema>;
+const queueSchema = z.looseObject({
+  counts: z.looseObject({ pending: z.number(), dead: z.number() }),
+  pending: z.array(inboxItemSchema),
+  dead: z.array(inboxItemSchema),
+});
+export const inboxSchema = queueSchema.extend({ replies: queueSchema });
+export type InboxView = z.infer<typeof inboxSchema>;
+
+export const retriedSchema = z.looseObject({ retried: z.string() });
+
+export const configRowsSchema = z.looseObject({
+  rows: z.array(z.looseObject({ key: z.string(), value: z.string(), source: z.string() })),
+});
+export type ConfigRowView = z.infer<typeof configRowsSchema>["rows"][number];

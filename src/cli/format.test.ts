@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { OverviewView } from "./api-schemas";
-import { bytes, clock, duration, formatEvent, formatSnapshots, formatStatus } from "./format";
+import {
+  bytes,
+  clock,
+  duration,
+  formatConfigRows,
+  formatEvent,
+  formatInbox,
+  formatSnapshots,
+  formatStatus,
+} from "./format";
 
 process.env.TZ = "UTC";
 const NOW = Date.UTC(2026, 11, 1, 13, 20, 0);
@@ -86,5 +95,35 @@ describe("format", () => {
     expect(
       formatSnapshots([{ id: "snap_1", createdAt: NOW - 120_000, sizeBytes: 2048 }], NOW),
     ).toEqual(["snap_1  13:18:00 (2 min ago)  2.0 KB"]);
+  });
+
+  it("inbox: counts, then one line per message with its last error", () => {
+    const msg = {
+      id: "m1",
+      channel: "telegram",
+      conversation: "42",
+      text: "x".repeat(80),
+      receivedAt: NOW - 1000,
+      attempts: 5,
+      lastError: "agent unreachable",
+    };
+    const empty = { counts: { pending: 0, dead: 0 }, pending: [], dead: [] };
+    const lines = formatInbox(
+      { counts: { pending: 0, dead: 1 }, pending: [], dead: [msg], replies: empty },
+      NOW,
+    );
+    expect(lines[0]).toBe("inbox: 0 pending, 1 dead letters · replies: 0 pending, 0 dead letters");
+    expect(lines[1]).toBe(
+      `dead          m1  telegram/42  13:19:59  5 attempts  "${"x".repeat(59)}…" · last error: agent unreachable`,
+    );
+  });
+
+  it("config rows, aligned", () => {
+    expect(
+      formatConfigRows([
+        { key: "a", value: "1", source: "default" },
+        { key: "sandbox.x", value: "(set)", source: "clawrun.json" },
+      ]),
+    ).toEqual(["a          1  (default)", "sandbox.x  (set)  (clawrun.json)"]);
   });
 });

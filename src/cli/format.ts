@@ -1,4 +1,12 @@
-import type { EventView, LogLineView, OverviewView, SnapshotView } from "./api-schemas";
+import type {
+  ConfigRowView,
+  EventView,
+  InboxItemView,
+  InboxView,
+  LogLineView,
+  OverviewView,
+  SnapshotView,
+} from "./api-schemas";
 
 /** Human output of the CLI, as pure functions of the API's answers and the time. */
 
@@ -104,4 +112,28 @@ export function formatSnapshots(list: SnapshotView[], now: number): string[] {
     (s) =>
       `${s.id}  ${clock(s.createdAt, now)} (${duration(now - s.createdAt)} ago)  ${bytes(s.sizeBytes)}${s.sourceSandboxId ? `  from ${s.sourceSandboxId}` : ""}`,
   );
+}
+
+export function formatInbox(inbox: InboxView, now: number): string[] {
+  const r = inbox.replies;
+  const lines = [
+    `inbox: ${inbox.counts.pending} pending, ${inbox.counts.dead} dead letters · replies: ${r.counts.pending} pending, ${r.counts.dead} dead letters`,
+  ];
+  const item = (kind: string, m: InboxItemView) => {
+    const text = m.text.length > 60 ? `${m.text.slice(0, 59)}…` : m.text;
+    const error = m.lastError ? ` · last error: ${m.lastError}` : "";
+    lines.push(
+      `${kind.padEnd(13)} ${m.id}  ${m.channel}/${m.conversation}  ${clock(m.receivedAt, now)}  ${m.attempts} attempts  ${JSON.stringify(text)}${error}`,
+    );
+  };
+  for (const m of inbox.pending) item("pending", m);
+  for (const m of inbox.dead) item("dead", m);
+  for (const m of r.pending) item("reply pending", m);
+  for (const m of r.dead) item("reply dead", m);
+  return lines;
+}
+
+export function formatConfigRows(rows: ConfigRowView[]): string[] {
+  const width = Math.max(0, ...rows.map((r) => r.key.length));
+  return rows.map((r) => `${r.key.padEnd(width)}  ${r.value}  (${r.source})`);
 }

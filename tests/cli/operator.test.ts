@@ -65,7 +65,10 @@ describe("reading and refusing, before anything started", () => {
       "snapshot",
       "snapshots",
       "snapshots delete",
+      "inbox",
+      "inbox retry",
       "config check",
+      "config show",
       "channels register",
       "channels status",
     ];
@@ -136,6 +139,19 @@ describe("reading and refusing, before anything started", () => {
     expect(bad.stderr).toContain("CLAWRUN_URL: expected an http(s) URL");
   });
 
+  it("inbox and config show read the deployment", async () => {
+    const inbox = await run("inbox");
+    expect(inbox.code).toBe(0);
+    expect(inbox.stdout).toBe(
+      "inbox: 0 pending, 0 dead letters · replies: 0 pending, 0 dead letters\n",
+    );
+    const config = await run("config", "show");
+    expect(config.code).toBe(0);
+    expect(config.stdout).toMatch(/^sandbox\.activeDuration +300 +\(default\)$/m);
+    const rows = json<{ rows: { key: string }[] }>((await run("config", "show", "--json")).stdout);
+    expect(rows.rows.map((r) => r.key)).toContain("sandbox.activeDuration");
+  });
+
   it("reads the secrets a local run keeps in <CLAWRUN_STATE_DIR>/secrets.json", async () => {
     const dir = mkdtempSync(join(tmpdir(), "clawrun-cli-"));
     try {
@@ -172,6 +188,11 @@ describe("reading and refusing, before anything started", () => {
     expect(events.code).toBe(0);
     expect(events.stdout).toBe("");
     expect((await run("events")).stdout).toBe("no events yet\n");
+    for (const id of ["msg-nope", "reply:msg-nope"]) {
+      const retry = await run("inbox", "retry", id, "--json");
+      expect(retry.code).toBe(1);
+      expect(json<ErrorBody>(retry.stdout).error.code).toBe("not_found");
+    }
     expect(await apiStatus()).toBe("uninitialized");
   });
 });

@@ -1,5 +1,7 @@
+import { configRowsSchema } from "../api-schemas";
 import type { Command } from "../command";
 import { EXIT } from "../exit-codes";
+import { formatConfigRows } from "../format";
 
 export const configCheckCommand: Command = {
   name: "config check",
@@ -30,6 +32,20 @@ export const configCheckCommand: Command = {
           ? `ok: ${check.configPath} and the environment are valid`
           : `ok: no clawrun.json at ${check.env.configPath}; the defaults apply (echo agent, local sandboxes)`,
       );
+    return EXIT.ok;
+  },
+};
+
+export const configShowCommand: Command = {
+  name: "config show",
+  summary: "the deployment's effective configuration and where each value comes from",
+  arity: { min: 0, max: 0 },
+  flags: {},
+  notes: ["Asks the deployment (GET /api/sandbox/config); secret values are never shown."],
+  async run(ctx) {
+    const { rows } = await ctx.api().get("/api/sandbox/config", configRowsSchema);
+    if (ctx.json) ctx.out(JSON.stringify({ rows }));
+    else for (const line of formatConfigRows(rows)) ctx.out(line);
     return EXIT.ok;
   },
 };

@@ -1,7 +1,8 @@
 import type { Command } from "../command";
 import { channelsRegisterCommand, channelsStatusCommand } from "./channels";
-import { configCheckCommand } from "./config";
+import { configCheckCommand, configShowCommand } from "./config";
 import { eventsCommand } from "./events";
+import { inboxCommand, inboxRetryCommand } from "./inbox";
 import { snapshotCommand, stopCommand, wakeCommand } from "./lifecycle";
 import { logsCommand } from "./logs";
 import { sendCommand } from "./send";
@@ -19,7 +20,10 @@ export const COMMANDS: readonly Command[] = [
   snapshotCommand,
   snapshotsCommand,
   snapshotsDeleteCommand,
+  inboxCommand,
+  inboxRetryCommand,
   configCheckCommand,
+  configShowCommand,
   channelsRegisterCommand,
   channelsStatusCommand,
 ];
