@@ -21,6 +21,8 @@ export class ApiClient {
   constructor(
     private readonly target: CliTarget,
     private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+    /** Aborted on Ctrl-C: the request in flight ends with CliError "interrupted". */
+    private readonly interrupt?: AbortSignal,
   ) {}
 
   get url(): string {
@@ -92,10 +94,14 @@ export class ApiClient {
         method,
         headers,
         body: raw,
-        signal: AbortSignal.timeout(timeoutMs),
+        // Ctrl-C ends a request at once (e.g. `send` waiting on a slow agent).
+        signal: this.interrupt
+          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), this.interrupt])
+          : AbortSignal.timeout(timeoutMs),
         redirect: "manual",
       });
     } catch (err) {
+      if (this.interrupt?.aborted) throw interrupted();
       throw new CliError(
         EXIT.unreachable,
         `cannot reach ClawRun at ${where}: ${why(err)}`,
@@ -142,6 +148,10 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+export function interrupted(): CliError {
+  return new CliError(EXIT.failure, "interrupted", "interrupted");
 }
 
 /** fetch's own message is "fetch failed"; the cause says what actually happened. */

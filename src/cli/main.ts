@@ -4,9 +4,14 @@
  */
 import { runCli } from "./run";
 
+// The first Ctrl-C ends the command cleanly (a --follow with exit 0, anything else
+// "interrupted", exit 1); a second one does not wait for that (exit 130, as shells expect).
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => controller.abort());
+  process.on(signal, () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  });
 }
 
 runCli(process.argv.slice(2), {

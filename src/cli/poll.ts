@@ -15,6 +15,8 @@ export function followPoller(ctx: CommandContext) {
       lost = false;
       return value;
     } catch (err) {
+      // Ctrl-C during a request: the loop ends with the signal (exit 0).
+      if (err instanceof CliError && err.code === "interrupted") return null;
       if (!(err instanceof CliError) || err.code !== "unreachable") throw err;
       if (!lost) ctx.err(`(${err.message}; still trying, Ctrl-C ends)`);
       lost = true;

@@ -69,7 +69,7 @@ function context(io: CliIo, json: boolean, url: string | undefined): CommandCont
     cwd: io.cwd,
     signal: io.signal,
     target: getTarget,
-    api: () => new ApiClient(getTarget()),
+    api: () => new ApiClient(getTarget(), undefined, io.signal),
     now: () => Date.now(),
   };
 }

@@ -1,3 +1,4 @@
+import { interrupted } from "../api-client";
 import { eventsSchema, overviewSchema, type TransitionView } from "../api-schemas";
 import { type CommandContext, pause } from "../command";
 import { CliError, EXIT, type ExitCode } from "../exit-codes";
@@ -45,7 +46,7 @@ export async function waitForStatus(
     }
     await pause(250, ctx.signal);
   }
-  return EXIT.ok;
+  throw interrupted();
 }
 
 /** Until a new snapshot.taken (exit 0) or a new error event such as lifecycle.failed (exit 1). */
@@ -75,5 +76,5 @@ export async function waitForSnapshot(
     }
     await pause(250, ctx.signal);
   }
-  return EXIT.ok;
+  throw interrupted();
 }

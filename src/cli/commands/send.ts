@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { interrupted } from "../api-client";
 import { type EventView, eventsSchema, webhookAnswerSchema } from "../api-schemas";
 import { flag } from "../args";
 import { type Command, type CommandContext, pause } from "../command";
@@ -99,7 +100,7 @@ async function waitForReply(
     if (ctx.now() > deadline) break;
     await pause(500, ctx.signal);
   }
-  if (ctx.signal.aborted) return EXIT.ok;
+  if (ctx.signal.aborted) throw interrupted();
   // An agent may answer nothing (no reply is sent then): say how far the message got.
   throw new CliError(
     EXIT.failure,
