@@ -14,6 +14,7 @@ const ALL = {
   "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
   channels:
     "Telegram, WhatsApp, Slack and Discord webhooks to a sleeping agent: ack p50/p99, waiting indicator and reply latency",
+  cli: "operator CLI: spawn-to-exit of status, events, send, config check vs bare Node anchors",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

@@ -25,6 +25,8 @@ export interface StartOptions {
   config?: unknown;
   timings?: Partial<LifecycleTimings>;
   env?: Record<string, string>;
+  /** Listen on this port (default: a free one), e.g. to come back where a stopped server was. */
+  port?: number;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
   const stateDir = mkdtempSync(join(tmpdir(), "clawrun-e2e-"));
   const configPath = join(stateDir, "clawrun.json");
   writeFileSync(configPath, JSON.stringify(opts.config ?? {}));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const secrets = { clawrun: rand(), admin: rand(), cron: rand(), webhook: rand() };
   let output = "";

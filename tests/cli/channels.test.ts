@@ -1,14 +1,13 @@
-import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { channelApp } from "./support/channel-app";
-import { APPLICATION_ID, type FakeDiscord, startFakeDiscord } from "./support/platforms/discord";
-import { startWebhookServer } from "./support/webhook-server";
+import { channelApp } from "../support/channel-app";
+import { clawrun } from "../support/cli";
+import { APPLICATION_ID, type FakeDiscord, startFakeDiscord } from "../support/platforms/discord";
+import { startWebhookServer } from "../support/webhook-server";
 
 /**
- * `npm run channels` as a child process: registers Discord's /ask and interactions endpoint
+ * `clawrun channels` as a child process: registers Discord's /ask and interactions endpoint
  * (the stand-in verifies the endpoint against the real webhook handler) and prints status.
  */
 let discord: FakeDiscord;
@@ -37,24 +36,13 @@ afterAll(async () => {
 });
 
 const run = (args: string[], env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/channels.ts", ...args], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "test",
-      CLAWRUN_STATE_DIR: app.dir,
-      CLAWRUN_CONFIG: join(app.dir, "clawrun.json"),
-      CLAWRUN_PUBLIC_URL: server.url,
-      CLAWRUN_LOCAL_TICK: "0",
-      ...env,
-    },
-  }).then(
-    (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      out: e.stdout,
-      err: e.stderr,
-    }),
-  );
+  clawrun(["channels", ...args], {
+    CLAWRUN_STATE_DIR: app.dir,
+    CLAWRUN_CONFIG: join(app.dir, "clawrun.json"),
+    CLAWRUN_PUBLIC_URL: server.url,
+    CLAWRUN_LOCAL_TICK: "0",
+    ...env,
+  }).then((r) => ({ code: r.code, out: r.stdout, err: r.stderr }));
 
 it("registers Discord and prints its status", async () => {
   const r = await run(["register", "discord"], { DISCORD_BOT_TOKEN: discord.botToken });
@@ -81,4 +69,22 @@ it("names a channel that is not configured", async () => {
   const r = await run(["register", "telegram"], { DISCORD_BOT_TOKEN: discord.botToken });
   expect(r.code).toBe(2);
   expect(r.err).toContain("not configured in clawrun.json: telegram (configured: discord)");
+});
+
+it("--json answers one parseable document per command", async () => {
+  const r = await run(["status", "discord", "--json"], { DISCORD_BOT_TOKEN: discord.botToken });
+  expect(r.code).toBe(0);
+  const body = JSON.parse(r.out) as { channels: { name: string; webhookRegistered: boolean }[] };
+  expect(body.channels).toEqual([
+    expect.objectContaining({ name: "discord", webhookRegistered: true }),
+  ]);
+});
+
+it("needs a subcommand and refuses unknown flags, naming them (exit 2)", async () => {
+  const none = await run([], {});
+  expect(none.code).toBe(2);
+  expect(none.err).toContain('"clawrun channels" needs one of: register, status');
+  const flag = await run(["register", "--force"], {});
+  expect(flag.code).toBe(2);
+  expect(flag.err).toContain('unknown flag --force for "clawrun channels register"');
 });
