@@ -1,4 +1,4 @@
-import { type HeartbeatBody, heartbeatResponseSchema } from "../protocol/heartbeat";
+import { type HeartbeatBody, parseHeartbeatResponse } from "../protocol/heartbeat";
 import { signatureHeaders } from "../protocol/signing";
 import type { Logger } from "./log-file";
 
@@ -101,9 +101,9 @@ export class Heartbeat {
       // Quiet when healthy: one line on the first success and on each recovery.
       if (wasOk !== true) log.info(`heartbeat ok (${raw})`);
       const parsed = safeJson(text);
-      const answer = heartbeatResponseSchema.safeParse(parsed);
-      if (answer.success && answer.data.action === "stop") {
-        log.info(`parent answered stop (${answer.data.reason}): expecting shutdown`);
+      const answer = parseHeartbeatResponse(parsed);
+      if (answer.ok && answer.value.action === "stop") {
+        log.info(`parent answered stop (${answer.value.reason}): expecting shutdown`);
       }
     } catch (err) {
       this.current.lastSuccess = false;
