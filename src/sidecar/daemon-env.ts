@@ -14,7 +14,7 @@ export interface ChildEnvOptions {
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** Where tools installed "to the user's local directory" land (seed 001: ~/.local/bin). */
+/** Where tools installed "to the user's local directory" land: ~/.local/bin, HOME being the sandbox root (docs/sidecar.md, "Tools"). */
 export function localBinDir(root: string): string {
   return join(root, ".local", "bin");
 }

@@ -27,7 +27,7 @@ export function heartbeatUrl(parentUrl: string): string {
 }
 
 /**
- * Signed heartbeats (seed 001): one at start, one every intervalMs, one at once when
+ * Signed heartbeats (docs/sidecar.md, "Heartbeat"): one at start, one every intervalMs, one at once when
  * `trigger()` is called (daemon status changes). At most one request is in flight; a
  * trigger during a send queues exactly one more. Failures are recorded and logged, and the
  * next tick is the retry; nothing here throws.

@@ -2,6 +2,7 @@ import { type AgentMessage, agentReplySchema } from "../../protocol/agent-messag
 import {
   AgentDeliveryError,
   AgentUnreachableError,
+  type DaemonRequestInit,
   type DaemonTransport,
   type DeliveryResult,
 } from "./types";
@@ -15,7 +16,7 @@ export async function deliverOverHttp(
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const url = `${door.label} ${path}`;
-  const init =
+  const init: DaemonRequestInit =
     format === "json"
       ? {
           method: "POST",
