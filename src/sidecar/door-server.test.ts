@@ -7,6 +7,7 @@ import { startTestDoor, TEST_DOOR_SECRET, type TestDoor } from "../../tests/supp
 import { freePort } from "../../tests/support/free-port";
 import { DOOR_ERROR_HEADER } from "../protocol/door";
 import { doorSignatureHeaders } from "../protocol/signing";
+import { forwardableHeaders } from "./daemon-proxy";
 import { parseTail } from "./door-server";
 
 interface Seen {
@@ -132,8 +133,6 @@ describe("forwarding to the daemon", () => {
       headers: {
         "content-type": "text/plain",
         authorization: "Bearer gateway-token",
-        connection: "x-hop-only",
-        "x-hop-only": "1",
       },
     });
     expect(res.status).toBe(201);
@@ -147,7 +146,6 @@ describe("forwarding to the daemon", () => {
       authorization: "Bearer gateway-token",
       "content-length": "5",
     });
-    expect(seen.headers["x-hop-only"]).toBeUndefined();
     expect(seen.headers["x-clawrun-signature"]).toBeUndefined();
     expect(seen.headers["x-clawrun-timestamp"]).toBeUndefined();
     // Through the transport too (what agents use): the daemon's own answer, whatever its status.
@@ -214,6 +212,26 @@ describe("forwarding to the daemon", () => {
     ).rejects.toMatchObject({ name: "TimeoutError" });
     await expect.poll(() => closed, { timeout: 2_000 }).toBe(true);
   });
+});
+
+it("forwardableHeaders drops hop-by-hop headers, those Connection names, and the ones asked", () => {
+  expect(
+    forwardableHeaders(
+      {
+        connection: "keep-alive, X-Hop-Only",
+        "keep-alive": "timeout=5",
+        "transfer-encoding": "chunked",
+        upgrade: "websocket",
+        "proxy-authorization": "Basic x",
+        te: "trailers",
+        "x-hop-only": "1",
+        "x-clawrun-signature": "v1=00",
+        "content-type": "application/json",
+        authorization: "Bearer t",
+      },
+      ["x-clawrun-signature"],
+    ),
+  ).toEqual({ "content-type": "application/json", authorization: "Bearer t" });
 });
 
 describe("health, logs and other routes", () => {
