@@ -124,9 +124,13 @@ describe("architecture (docs/architecture.md)", () => {
       for (const next of graph.get(file)?.files ?? []) visit(next);
     };
     for (const file of graph.keys()) if (file.startsWith("src/sidecar/")) visit(file);
-    expect([...reached].filter((f) => !f.startsWith("src/sidecar/") && !f.startsWith("src/protocol/"))).toEqual([]);
+    expect(
+      [...reached].filter((f) => !f.startsWith("src/sidecar/") && !f.startsWith("src/protocol/")),
+    ).toEqual([]);
     const heavy = [...reached].flatMap((file) =>
-      (graph.get(file)?.packages ?? []).filter((p) => !p.startsWith("node:")).map((p) => `${file} → ${p}`),
+      (graph.get(file)?.packages ?? [])
+        .filter((p) => !p.startsWith("node:"))
+        .map((p) => `${file} → ${p}`),
     );
     expect(heavy).toEqual([]);
   });

@@ -130,7 +130,10 @@ async function main(): Promise<void> {
       const start = performance.now();
       // A try-out on this machine with no sidecar in front: straight to the gateway. ClawRun
       // itself reaches it only through the sidecar's door (docs/sidecar.md).
-      const direct = { label: baseUrl, fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init) };
+      const direct = {
+        label: baseUrl,
+        fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
+      };
       const r = await deliverToOpenClaw(
         direct,
         gatewayToken,

@@ -22,10 +22,22 @@ describe("heartbeat body (hand-checked, strict)", () => {
     ["a missing field", { ...HEARTBEAT, root: undefined }, /root: expected string, got undefined/],
     ["an empty id", { ...HEARTBEAT, sandboxId: "" }, /sandboxId: expected a non-empty string/],
     ["a long id", { ...HEARTBEAT, sandboxId: "x".repeat(201) }, /sandboxId: expected at most 200/],
-    ["a string count", { ...HEARTBEAT, daemonRestarts: "many" }, /daemonRestarts: expected number .*got string/],
-    ["a fraction", { ...HEARTBEAT, lastChangedAt: 1.5 }, /lastChangedAt: expected number \(an integer ≥ 0\), got 1.5/],
+    [
+      "a string count",
+      { ...HEARTBEAT, daemonRestarts: "many" },
+      /daemonRestarts: expected number .*got string/,
+    ],
+    [
+      "a fraction",
+      { ...HEARTBEAT, lastChangedAt: 1.5 },
+      /lastChangedAt: expected number \(an integer ≥ 0\), got 1.5/,
+    ],
     ["a negative time", { ...HEARTBEAT, sandboxCreatedAt: -1 }, /sandboxCreatedAt: .*got -1/],
-    ["an unknown status", { ...HEARTBEAT, daemonStatus: "dancing" }, /daemonStatus: expected one of "starting", "running", "stopped", "failed", got "dancing"/],
+    [
+      "an unknown status",
+      { ...HEARTBEAT, daemonStatus: "dancing" },
+      /daemonStatus: expected one of "starting", "running", "stopped", "failed", got "dancing"/,
+    ],
     ["an extra field", { ...HEARTBEAT, extra: 1 }, /unknown key "extra"/],
   ])("refuses %s, naming the field", (_name, body, message) => {
     const parsed = parseHeartbeatBody(body);
@@ -51,14 +63,20 @@ describe("sidecar health", () => {
   };
 
   it("accepts nulls where documented and drops unknown keys (a newer sidecar may add some)", () => {
-    expect(parseSidecarHealth({ ...HEALTH, generation: "g1" })).toEqual({ ok: true, value: HEALTH });
+    expect(parseSidecarHealth({ ...HEALTH, generation: "g1" })).toEqual({
+      ok: true,
+      value: HEALTH,
+    });
   });
 
   it.each([
     [{ ...HEALTH, ok: "yes" }, /ok: expected boolean, got string/],
     [{ ...HEALTH, daemon: null }, /daemon: expected object, got null/],
     [{ ...HEALTH, daemon: { ...HEALTH.daemon, pid: 1.5 } }, /daemon\.pid: expected number/],
-    [{ ...HEALTH, heartbeat: { lastTick: null, lastSuccess: 1 } }, /heartbeat\.lastSuccess: expected boolean/],
+    [
+      { ...HEALTH, heartbeat: { lastTick: null, lastSuccess: 1 } },
+      /heartbeat\.lastSuccess: expected boolean/,
+    ],
     [{ ...HEALTH, uptime: -1 }, /uptime: expected number ≥ 0, got -1/],
   ])("refuses %j", (body, message) => {
     const parsed = parseSidecarHealth(body);
@@ -105,11 +123,20 @@ describe("sidecar config", () => {
   it.each([
     [{ ...MINIMAL, parentUrl: "ftp://x" }, /parentUrl: expected an http\(s\) URL/],
     [{ ...MINIMAL, daemon: { command: "" } }, /daemon\.command: expected a non-empty string/],
-    [{ ...MINIMAL, daemon: { command: "x", port: 70000 } }, /daemon\.port: expected number \(an integer in 1-65535\)/],
+    [
+      { ...MINIMAL, daemon: { command: "x", port: 70000 } },
+      /daemon\.port: expected number \(an integer in 1-65535\)/,
+    ],
     [{ ...MINIMAL, daemon: { command: "x", env: { A: 1 } } }, /daemon\.env\.A: expected string/],
     [{ ...MINIMAL, daemon: { command: "x", shell: true } }, /daemon: unknown key "shell"/],
-    [{ ...MINIMAL, tools: [{ name: "t", check: "c", install: [] }] }, /tools\[0\]\.install: expected at least 1/],
-    [{ ...MINIMAL, tools: [{ name: "t", check: "c", install: [""] }] }, /tools\[0\]\.install\[0\]: expected a non-empty string/],
+    [
+      { ...MINIMAL, tools: [{ name: "t", check: "c", install: [] }] },
+      /tools\[0\]\.install: expected at least 1/,
+    ],
+    [
+      { ...MINIMAL, tools: [{ name: "t", check: "c", install: [""] }] },
+      /tools\[0\]\.install\[0\]: expected a non-empty string/,
+    ],
     [{ ...MINIMAL, timings: { nope: 1 } }, /timings: unknown key "nope"/],
     [{ ...MINIMAL, timings: { maxRestarts: 0 } }, /timings\.maxRestarts: expected number/],
   ])("refuses %j, naming the field", (body, message) => {

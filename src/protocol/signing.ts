@@ -78,7 +78,11 @@ export const VERIFY_FAILURE_MESSAGES: Record<
  */
 export const DOOR_TOLERANCE_MS = 60_000;
 
-export function doorSigningPayload(method: string, path: string, rawBody: string | Uint8Array): Buffer {
+export function doorSigningPayload(
+  method: string,
+  path: string,
+  rawBody: string | Uint8Array,
+): Buffer {
   const head = Buffer.from(`${method.toUpperCase()} ${path}\n`);
   return Buffer.concat([head, typeof rawBody === "string" ? Buffer.from(rawBody) : rawBody]);
 }

@@ -100,7 +100,10 @@ export function integer(o: Fields, key: string, path: string, rule: IntRule = {}
   const wanted = `expected number (an integer${range})`;
   if (typeof value !== "number") throw new PayloadError(where, `${wanted}, got ${typeName(value)}`);
   if (!Number.isInteger(value)) throw new PayloadError(where, `${wanted}, got ${value}`);
-  if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+  if (
+    (rule.min !== undefined && value < rule.min) ||
+    (rule.max !== undefined && value > rule.max)
+  ) {
     throw new PayloadError(where, `${wanted}, got ${value}`);
   }
   return value;
@@ -110,7 +113,10 @@ export function number(o: Fields, key: string, path: string, min = 0): number {
   const value = o[key];
   const where = at(path, key);
   if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-    throw new PayloadError(where, `expected number ≥ ${min}, got ${JSON.stringify(value) ?? "undefined"}`);
+    throw new PayloadError(
+      where,
+      `expected number ≥ ${min}, got ${JSON.stringify(value) ?? "undefined"}`,
+    );
   }
   return value;
 }
@@ -167,7 +173,8 @@ export function array<T>(
 ): T[] {
   const value = o[key];
   const where = at(path, key);
-  if (!Array.isArray(value)) throw new PayloadError(where, `expected array, got ${typeName(value)}`);
+  if (!Array.isArray(value))
+    throw new PayloadError(where, `expected array, got ${typeName(value)}`);
   if (rule.min !== undefined && value.length < rule.min) {
     throw new PayloadError(where, `expected at least ${rule.min} item(s)`);
   }
@@ -182,7 +189,8 @@ export function stringRecord(o: Fields, key: string, path: string): Record<strin
   const where = at(path, key);
   const record = object(o[key], where);
   for (const [k, v] of Object.entries(record)) {
-    if (typeof v !== "string") throw new PayloadError(at(where, k), `expected string, got ${typeName(v)}`);
+    if (typeof v !== "string")
+      throw new PayloadError(at(where, k), `expected string, got ${typeName(v)}`);
   }
   return { ...(record as Record<string, string>) };
 }

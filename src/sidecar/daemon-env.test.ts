@@ -32,7 +32,11 @@ describe("buildChildEnv", () => {
 describe("expandArgs", () => {
   it("replaces {PORT} and {HOST}", () => {
     expect(
-      expandArgs(["serve", "--port", "{PORT}", "--bind", "{HOST}", "--url=http://{HOST}:{PORT}/"], 3000, "127.0.0.1"),
+      expandArgs(
+        ["serve", "--port", "{PORT}", "--bind", "{HOST}", "--url=http://{HOST}:{PORT}/"],
+        3000,
+        "127.0.0.1",
+      ),
     ).toEqual(["serve", "--port", "3000", "--bind", "127.0.0.1", "--url=http://127.0.0.1:3000/"]);
   });
 });

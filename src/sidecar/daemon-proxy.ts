@@ -83,7 +83,10 @@ export function forwardToDaemon(input: ForwardInput): void {
   });
   upstream.on("response", (answer) => {
     // The daemon cannot pass its answer off as the door's own error.
-    res.writeHead(answer.statusCode ?? 502, forwardableHeaders(answer.headers, [DOOR_ERROR_HEADER]));
+    res.writeHead(
+      answer.statusCode ?? 502,
+      forwardableHeaders(answer.headers, [DOOR_ERROR_HEADER]),
+    );
     answer.pipe(res);
     answer.on("end", () => done("answered"));
     answer.on("error", () => {

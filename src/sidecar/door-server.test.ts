@@ -193,7 +193,10 @@ describe("forwarding to the daemon", () => {
   it("refuses a body over the limit with 413 and forwards nothing", async () => {
     const dm = await daemon();
     const d = await door(dm.url, { maxBodyBytes: 1024 });
-    const res = await d.client.request("/daemon/message", { method: "POST", body: "x".repeat(2048) });
+    const res = await d.client.request("/daemon/message", {
+      method: "POST",
+      body: "x".repeat(2048),
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { code: "body_too_large" } });
     expect(dm.seen).toEqual([]);

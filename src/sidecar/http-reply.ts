@@ -1,5 +1,5 @@
-import { DOOR_ERROR_HEADER } from "../protocol/door";
 import type { ServerResponse } from "node:http";
+import { DOOR_ERROR_HEADER } from "../protocol/door";
 
 /** A JSON answer of the door; errors are `{ "error": { "code", "message" } }` (docs/api.md). */
 export function sendJson(

@@ -51,7 +51,9 @@ describe("loadConfig", () => {
     const { path, root } = file("{nope");
     expect(() => loadConfig(path, ENV)).toThrow(/is not JSON/);
     writeFileSync(path, JSON.stringify({ ...valid(root), parentUrl: "not a url" }));
-    expect(() => loadConfig(path, ENV)).toThrow(/invalid config .*parentUrl: expected an http\(s\) URL/);
+    expect(() => loadConfig(path, ENV)).toThrow(
+      /invalid config .*parentUrl: expected an http\(s\) URL/,
+    );
     writeFileSync(path, JSON.stringify({ ...valid(root), extra: 1 }));
     expect(() => loadConfig(path, ENV)).toThrow(/invalid config .*unknown key "extra"/);
     writeFileSync(path, JSON.stringify({ ...valid(root), daemon: { command: "x", args: [1] } }));

@@ -2,9 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import { HB_SECRET_ENV } from "../protocol/constants";
 import {
   effectiveTimings,
+  parseSidecarConfig,
   type SidecarConfig,
   type SidecarTimings,
-  parseSidecarConfig,
 } from "../protocol/sidecar-config";
 
 /** A config problem the operator must fix: main prints it on one line and exits 2. */

@@ -1,6 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -62,7 +62,10 @@ export async function startTestDoor(
   });
   await listen(door.server, 0, "127.0.0.1");
   door.url = `http://127.0.0.1:${(door.server.address() as AddressInfo).port}`;
-  door.client = new SidecarClient({ id: "sbx_door_test", domain: () => door.url }, TEST_DOOR_SECRET);
+  door.client = new SidecarClient(
+    { id: "sbx_door_test", domain: () => door.url },
+    TEST_DOOR_SECRET,
+  );
   return door;
 }
 

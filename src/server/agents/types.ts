@@ -82,7 +82,11 @@ export interface Agent {
    * Hands one message to the running daemon through `door`; throws AgentDeliveryError on
    * refusal and AgentUnreachableError when the door cannot reach it.
    */
-  deliver(door: DaemonTransport, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult>;
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult>;
   /** Cron jobs the agent itself asks for (optional), through `door`. */
   cronJobs?(door: DaemonTransport, signal: AbortSignal): Promise<AgentCronJob[]>;
 }

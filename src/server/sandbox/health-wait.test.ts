@@ -73,7 +73,10 @@ describe("waitForHealth", () => {
 });
 
 it("waitForHealth reports an unreachable sidecar with its reason, and sees it once it answers", async () => {
-  const never = await waitForHealth(sidecar(() => "unreachable"), { budgetMs: 200, pollMs: 20 });
+  const never = await waitForHealth(
+    sidecar(() => "unreachable"),
+    { budgetMs: 200, pollMs: 20 },
+  );
   expect(never).toMatchObject({ ok: false, phases: { sidecarMs: null } });
   expect(never.ok === false && never.reason).toMatch(/sidecar unreachable: .*ECONNREFUSED/);
   const later = await waitForHealth(

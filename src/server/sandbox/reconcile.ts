@@ -147,8 +147,11 @@ export async function repairStuck(
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const alive = sandbox !== null && sandboxAlive(sandbox.status);
 
-  if (alive && (from === "creating" || from === "starting") &&
-    (await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)))) {
+  if (
+    alive &&
+    (from === "creating" || from === "starting") &&
+    (await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)))
+  ) {
     if (from === "creating")
       cur = await cell.transition(
         cur,

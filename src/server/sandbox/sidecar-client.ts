@@ -101,7 +101,8 @@ export class SidecarClient implements DaemonTransport {
       json = undefined;
     }
     const parsed = parseSidecarHealth(json);
-    if (!parsed.ok) throw new Error(`sidecar health answer did not match the protocol (${parsed.error})`);
+    if (!parsed.ok)
+      throw new Error(`sidecar health answer did not match the protocol (${parsed.error})`);
     return parsed.value;
   }
 

@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { doorsForTests } from "../../../../tests/support/door";
 import {
   type FakeOpenAI,
   fakeReplyText,
   startFakeOpenAI,
 } from "../../../../tests/support/fake-openai";
-import { doorsForTests } from "../../../../tests/support/door";
 import { freePort } from "../../../../tests/support/free-port";
 import { AgentDeliveryError } from "../types";
 import {
@@ -104,7 +104,12 @@ describe("deliverToOpenClaw", () => {
   it("refuses a 2xx answer without reply text", async () => {
     const url = await answerWith(200, JSON.stringify({ choices: [] }));
     await expect(
-      deliverToOpenClaw(await doors.to(url), TOKEN, { id: "m", conversation: "c", text: "x" }, signal()),
+      deliverToOpenClaw(
+        await doors.to(url),
+        TOKEN,
+        { id: "m", conversation: "c", text: "x" },
+        signal(),
+      ),
     ).rejects.toMatchObject({
       name: "AgentDeliveryError",
       daemonStatus: 200,

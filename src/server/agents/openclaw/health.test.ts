@@ -37,13 +37,18 @@ describe("probeOpenClawReady (through the sidecar's door)", () => {
 
   it("is false while /readyz answers 503", async () => {
     const starting = await gateway(false);
-    expect(await probeOpenClawReady(await doors.to(starting.url), AbortSignal.timeout(2_000))).toBe(false);
+    expect(await probeOpenClawReady(await doors.to(starting.url), AbortSignal.timeout(2_000))).toBe(
+      false,
+    );
   });
 
   it("is false when nothing listens", async () => {
     const port = await freePort();
-    expect(await probeOpenClawReady(await doors.to(`http://127.0.0.1:${port}`), AbortSignal.timeout(2_000))).toBe(
-      false,
-    );
+    expect(
+      await probeOpenClawReady(
+        await doors.to(`http://127.0.0.1:${port}`),
+        AbortSignal.timeout(2_000),
+      ),
+    ).toBe(false);
   });
 });

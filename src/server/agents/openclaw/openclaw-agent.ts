@@ -101,7 +101,11 @@ export class OpenClawAgent implements Agent {
     });
   }
 
-  deliver(door: DaemonTransport, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult> {
     return deliverToOpenClaw(door, this.o.gatewayToken, message, signal);
   }
 

@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { doorsForTests } from "../../../../tests/support/door";
 import {
   type FakeZeroClaw,
   fakeZeroClawReply,
   startFakeZeroClaw,
 } from "../../../../tests/support/fake-zeroclaw";
-import { doorsForTests } from "../../../../tests/support/door";
 import { freePort } from "../../../../tests/support/free-port";
 import { AgentDeliveryError } from "../types";
 import { pairedTokenHash } from "./config-file";
@@ -170,6 +170,8 @@ describe("zeroclaw health", () => {
   it("probes the stand-in gateway", async () => {
     const zc = await start();
     expect(await probeZeroClaw(await doors.to(zc.baseUrl), signal())).toBe(true);
-    expect(await probeZeroClaw(await doors.to(`http://127.0.0.1:${await freePort()}`), signal())).toBe(false);
+    expect(
+      await probeZeroClaw(await doors.to(`http://127.0.0.1:${await freePort()}`), signal()),
+    ).toBe(false);
   });
 });

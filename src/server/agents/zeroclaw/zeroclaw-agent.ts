@@ -85,7 +85,11 @@ export class ZeroClawAgent implements Agent {
     };
   }
 
-  deliver(door: DaemonTransport, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult> {
     return deliverToZeroClaw(door, this.o.gatewayToken, message, signal);
   }
 
