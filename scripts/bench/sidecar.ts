@@ -18,7 +18,10 @@ import { freePort, removeDir, sleep, tempDir, waitFor } from "../../tests/suppor
 import type { ActivityResult } from "./sidecar-activity";
 
 const args = process.argv.slice(2);
-const IDLE_SECONDS = Number(args[args.indexOf("--idle-seconds") + 1] || 20);
+const idleAt = args.indexOf("--idle-seconds");
+const IDLE_SECONDS = idleAt >= 0 ? Number(args[idleAt + 1]) : 20;
+/** `--memory-only`: the idle memory table (bare Node vs the sidecar) without the 100,000-file parts. */
+const MEMORY_ONLY = args.includes("--memory-only");
 const FILES = 100_000;
 const WARMUP_MS = 10_000;
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
@@ -207,9 +210,11 @@ async function main(): Promise<void> {
     const big = join(work, "big");
     const empty = join(work, "empty");
     mkdirSync(empty);
-    const g0 = Date.now();
-    generate(big);
-    console.log(`generated ${FILES} files in 1,010 directories in ${Date.now() - g0} ms`);
+    if (!MEMORY_ONLY) {
+      const g0 = Date.now();
+      generate(big);
+      console.log(`generated ${FILES} files in 1,010 directories in ${Date.now() - g0} ms`);
+    }
 
     console.log(
       `\nidle sidecar, seed timings, ${IDLE_SECONDS} s each after ${WARMUP_MS / 1000} s warm-up (node ${process.version})`,
@@ -217,7 +222,7 @@ async function main(): Promise<void> {
     const [bare, ...idle] = await Promise.all([
       idleBareNode(),
       idleSidecar(work, empty, "empty"),
-      idleSidecar(work, big, "100k files"),
+      ...(MEMORY_ONLY ? [] : [idleSidecar(work, big, "100k files")]),
     ]);
     const anchor = bare as IdleResult;
     console.log(
@@ -238,6 +243,7 @@ async function main(): Promise<void> {
       `goal: the sidecar within 8 MB of a bare Node HTTP server: ${emptyOver.toFixed(1)} MB over → ${emptyOver <= 8 ? "met" : "NOT met"}`,
     );
 
+    if (MEMORY_ONLY) return;
     console.log(
       `\nactivity tracking on ${FILES} files (each in its own process; idle window 10 s after 10 s settling)`,
     );
