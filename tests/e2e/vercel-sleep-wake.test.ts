@@ -1,5 +1,5 @@
-import { SANDBOX_PORTS } from "../../src/protocol/constants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_PORTS } from "../../src/protocol/constants";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { waitFor } from "../support/free-port";
 import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
