@@ -128,8 +128,14 @@ async function main(): Promise<void> {
     const conversation = "telegram:4242";
     const say = async (baseUrl: string, id: string, text: string) => {
       const start = performance.now();
+      // A try-out on this machine with no sidecar in front: straight to the gateway. ClawRun
+      // itself reaches it only through the sidecar's door (docs/sidecar.md).
+      const direct = {
+        label: baseUrl,
+        fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
+      };
       const r = await deliverToOpenClaw(
-        baseUrl,
+        direct,
         gatewayToken,
         { id, conversation, text },
         AbortSignal.timeout(300_000),

@@ -123,6 +123,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     logger,
     clock,
     timings,
+    masterSecret: secrets.secrets.CLAWRUN_SECRET,
   });
   const manager = new SandboxLifecycleManager({
     store,

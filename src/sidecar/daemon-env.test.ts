@@ -30,12 +30,13 @@ describe("buildChildEnv", () => {
 });
 
 describe("expandArgs", () => {
-  it("replaces {PORT}", () => {
-    expect(expandArgs(["serve", "--port", "{PORT}", "--url=http://x:{PORT}/"], 3000)).toEqual([
-      "serve",
-      "--port",
-      "3000",
-      "--url=http://x:3000/",
-    ]);
+  it("replaces {PORT} and {HOST}", () => {
+    expect(
+      expandArgs(
+        ["serve", "--port", "{PORT}", "--bind", "{HOST}", "--url=http://{HOST}:{PORT}/"],
+        3000,
+        "127.0.0.1",
+      ),
+    ).toEqual(["serve", "--port", "3000", "--bind", "127.0.0.1", "--url=http://127.0.0.1:3000/"]);
   });
 });

@@ -14,7 +14,7 @@ export interface ChildEnvOptions {
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** Where tools installed "to the user's local directory" land (seed 001: ~/.local/bin). */
+/** Where tools installed "to the user's local directory" land: ~/.local/bin, HOME being the sandbox root (docs/sidecar.md, "Tools"). */
 export function localBinDir(root: string): string {
   return join(root, ".local", "bin");
 }
@@ -41,7 +41,10 @@ export function buildChildEnv(opts: ChildEnvOptions): Record<string, string> {
   return env;
 }
 
-/** `{PORT}` in a daemon argument becomes the real listen port (config contract). */
-export function expandArgs(args: readonly string[], port: number): string[] {
-  return args.map((a) => a.replaceAll("{PORT}", String(port)));
+/**
+ * `{PORT}` in a daemon argument becomes the real listen port and `{HOST}` the loopback host
+ * it must bind (config contract; docs/sidecar.md, "The door").
+ */
+export function expandArgs(args: readonly string[], port: number, host: string): string[] {
+  return args.map((a) => a.replaceAll("{PORT}", String(port)).replaceAll("{HOST}", host));
 }

@@ -2,9 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import { HB_SECRET_ENV } from "../protocol/constants";
 import {
   effectiveTimings,
+  parseSidecarConfig,
   type SidecarConfig,
   type SidecarTimings,
-  sidecarConfigSchema,
 } from "../protocol/sidecar-config";
 
 /** A config problem the operator must fix: main prints it on one line and exits 2. */
@@ -36,14 +36,9 @@ export function loadConfig(
   } catch (err) {
     throw new ConfigError(`config ${path} is not JSON: ${(err as Error).message}`);
   }
-  const parsed = sidecarConfigSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-      .join("; ");
-    throw new ConfigError(`invalid config ${path}: ${issues}`);
-  }
-  const config = parsed.data;
+  const parsed = parseSidecarConfig(json);
+  if (!parsed.ok) throw new ConfigError(`invalid config ${path}: ${parsed.error}`);
+  const config = parsed.value;
   let rootIsDir = false;
   try {
     rootIsDir = statSync(config.root).isDirectory();

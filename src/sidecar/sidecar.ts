@@ -1,9 +1,10 @@
 import { join, resolve } from "node:path";
 import { resolveListenPort } from "../protocol/constants";
+import { DAEMON_HOST } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
 import { buildChildEnv, expandArgs } from "./daemon-env";
-import { closeServer, createHealthServer, listen } from "./health-server";
+import { closeServer, createDoorServer, listen } from "./door-server";
 import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
@@ -22,8 +23,9 @@ export function logPath(root: string): string {
 }
 
 /**
- * Wires the subsystems in the seed's order: health server, supervisor, heartbeat (the
- * activity tracker it reports from starts alongside), then tools in the background.
+ * Wires the subsystems in the order of docs/sidecar.md ("Start-up"): the door (health, logs,
+ * delivery), supervisor, heartbeat (the activity tracker it reports from starts alongside),
+ * then tools in the background.
  */
 export async function startSidecar(
   loaded: LoadedConfig,
@@ -45,44 +47,8 @@ export async function startSidecar(
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
 
-  // 1. Health server: the parent polls it as soon as the sidecar is launched.
-  const server = createHealthServer((): SidecarHealth => {
-    const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
-    const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
-    return {
-      ok: daemon.status === "running",
-      daemon,
-      heartbeat: beat,
-      uptime: Math.floor((Date.now() - startedAt) / 1000),
-    };
-  });
-  try {
-    await listen(server, healthPort);
-  } catch (err) {
-    log.error(`health server cannot listen on port ${healthPort}: ${(err as Error).message}`);
-    log.close();
-    throw err;
-  }
-  log.info(`health server on 0.0.0.0:${healthPort}`);
-
-  // 2. Supervisor.
-  supervisor = new Supervisor({
-    command: config.daemon.command,
-    args: expandArgs(config.daemon.args, daemonPort),
-    env: { ...childEnv, PORT: String(daemonPort) },
-    cwd: resolve(config.root, config.daemon.cwd ?? "."),
-    port: daemonPort,
-    timings,
-    log,
-    onStatusChange: (status) => {
-      log.info(`daemon status: ${status}`);
-      // Seed 001: the parent acts on status (a failed daemon stops the sandbox), so tell it now.
-      if (status !== "stopped") void heartbeat?.trigger();
-    },
-  });
-  supervisor.start();
-
-  // 3. Heartbeat, with the activity it reports.
+  // 1. The door: ClawRun polls its health as soon as the sidecar is launched. The tracker is
+  // made here (started below) because a delivery through the door is activity too.
   const tracker = new ActivityTracker({
     root: config.root,
     ignore: config.activityIgnore,
@@ -90,6 +56,50 @@ export async function startSidecar(
     fallbackScanMs: timings.activityFallbackScanMs,
     log,
   });
+  const server = createDoorServer({
+    secret,
+    daemon: { host: DAEMON_HOST, port: daemonPort },
+    logPath: logPath(config.root),
+    onDelivery: () => tracker.markActivity(),
+    getHealth: (): SidecarHealth => {
+      const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
+      const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
+      return {
+        ok: daemon.status === "running",
+        daemon,
+        heartbeat: beat,
+        uptime: Math.floor((Date.now() - startedAt) / 1000),
+      };
+    },
+  });
+  try {
+    await listen(server, healthPort);
+  } catch (err) {
+    log.error(`door cannot listen on port ${healthPort}: ${(err as Error).message}`);
+    log.close();
+    throw err;
+  }
+  log.info(`door (health, logs, delivery) on 0.0.0.0:${healthPort}`);
+
+  // 2. Supervisor.
+  supervisor = new Supervisor({
+    command: config.daemon.command,
+    args: expandArgs(config.daemon.args, daemonPort, DAEMON_HOST),
+    // HOST: the daemon binds loopback only; it is reached through the door.
+    env: { ...childEnv, PORT: String(daemonPort), HOST: DAEMON_HOST },
+    cwd: resolve(config.root, config.daemon.cwd ?? "."),
+    port: daemonPort,
+    timings,
+    log,
+    onStatusChange: (status) => {
+      log.info(`daemon status: ${status}`);
+      // ClawRun acts on status (a failed daemon stops the sandbox: docs/sidecar.md), so tell it now.
+      if (status !== "stopped") void heartbeat?.trigger();
+    },
+  });
+  supervisor.start();
+
+  // 3. Heartbeat, with the activity it reports.
   void tracker.start();
   const sup = supervisor;
   heartbeat = new Heartbeat({

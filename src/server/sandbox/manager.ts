@@ -15,6 +15,7 @@ import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
+import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
@@ -245,7 +246,7 @@ export class SandboxLifecycleManager {
         return true;
       }
       // The sidecar answers: the daemon is restarting (the supervisor's business); retry later.
-      if (await sidecarAnswers(sandbox)) return false;
+      if (await sidecarAnswers(sidecarClient(sandbox, this.d.masterSecret))) return false;
       const slept = await snapshotAndStop(
         this.d,
         this.cell,

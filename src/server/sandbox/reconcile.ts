@@ -6,6 +6,7 @@ import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from ".
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { restAfterDeath } from "./rest-after-death";
+import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
@@ -89,7 +90,8 @@ async function lockedPass(
   const now = d.clock();
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const running = cur.value.status === "running" && sandbox?.status === "running";
-  const answers = running && sandbox ? await sidecarAnswers(sandbox) : null;
+  const answers =
+    running && sandbox ? await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)) : null;
   const reported =
     answers && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
   const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
@@ -145,7 +147,11 @@ export async function repairStuck(
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const alive = sandbox !== null && sandboxAlive(sandbox.status);
 
-  if (alive && (from === "creating" || from === "starting") && (await sidecarAnswers(sandbox))) {
+  if (
+    alive &&
+    (from === "creating" || from === "starting") &&
+    (await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)))
+  ) {
     if (from === "creating")
       cur = await cell.transition(
         cur,
@@ -222,7 +228,7 @@ async function agentJobs(d: LifecycleDeps, sandbox: ManagedSandbox, errors: stri
   try {
     return (
       (await d.agent.cronJobs?.(
-        sandbox.domain(d.agent.daemon().port),
+        sidecarClient(sandbox, d.masterSecret),
         AbortSignal.timeout(5_000),
       )) ?? null
     );

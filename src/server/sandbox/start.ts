@@ -1,4 +1,3 @@
-import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { errorMessage, type LifecycleDeps, startupBudgetMs } from "./deps";
@@ -7,6 +6,7 @@ import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { obtainSandbox } from "./obtain-sandbox";
 import { launchSidecar, provisionFiles } from "./provisioning";
+import { sidecarClient } from "./sidecar-client";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
 import { planWake, type WakeRequest } from "./wake-plan";
@@ -88,12 +88,13 @@ export async function startSandbox(
       { reason: "sidecar launched; waiting for the daemon" },
     );
 
-    const agentUrl = sandbox.domain(d.agent.daemon().port);
+    // Health, then the agent's own readiness, both through the sidecar's signed door.
+    const door = sidecarClient(sandbox, d.masterSecret);
     const agentReady = d.agent.ready?.bind(d.agent);
-    const health = await waitForHealth(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
+    const health = await waitForHealth(door, {
       budgetMs: startupBudgetMs(d),
       pollMs: d.timings.healthPollMs,
-      ready: agentReady && ((signal) => agentReady(agentUrl, signal)),
+      ready: agentReady && ((signal) => agentReady(door, signal)),
     });
     timings.healthyMs = health.waitedMs;
     if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
