@@ -27,7 +27,11 @@ function fingerprint(o: Overview | null): string {
  * an accepted action the buttons stay disabled until the polled state shows a change (or a
  * bounded wait passes): a second click cannot race the first.
  */
-export function useActions(overview: Overview | null, refreshNow: () => void): Actions {
+export function useActions(
+  overview: Overview | null,
+  refreshNow: () => void,
+  reconnects = 0,
+): Actions {
   const [inFlight, setInFlight] = useState<string | null>(null);
   const [settling, setSettling] = useState<{ label: string; from: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,6 +45,11 @@ export function useActions(overview: Overview | null, refreshNow: () => void): A
       setNotice(null);
     }
   }, [current, settling]);
+
+  // An error from while the server was away is stale once it is back.
+  useEffect(() => {
+    if (reconnects > 0) setError(null);
+  }, [reconnects]);
 
   useEffect(() => {
     if (!settling) return;

@@ -1,0 +1,74 @@
+"use client";
+
+import { formatDuration } from "./format";
+import { headline } from "./headline";
+import type { Overview } from "./types";
+import type { Actions } from "./use-actions";
+
+/**
+ * The answer at a glance: awake and when it sleeps (with a countdown bar), asleep and what
+ * wakes it, or failed with the one button that fixes it.
+ */
+export function TopLine({
+  overview,
+  now,
+  actions,
+}: {
+  overview: Overview | null;
+  now: number;
+  actions: Actions;
+}) {
+  if (!overview)
+    return (
+      <section className="topline card wide" aria-label="Agent status" data-testid="top-line">
+        <p className="topline-text muted">Loading…</p>
+      </section>
+    );
+  const h = headline(overview, now);
+  const locked = overview.transitioning || actions.busy !== null;
+  return (
+    <section
+      id="top-line"
+      tabIndex={-1}
+      className={`topline card wide tone-${h.tone}`}
+      aria-label="Agent status"
+      data-testid="top-line"
+      data-tone={h.tone}
+    >
+      <div className="row spread wrap">
+        <div>
+          <p className="topline-text" data-testid="top-line-text">
+            {h.text}
+          </p>
+          <p className="muted topline-detail" data-testid="top-line-detail">
+            {h.detail}
+          </p>
+        </div>
+        {h.fix ? (
+          <button
+            type="button"
+            disabled={locked}
+            onClick={() => actions.run(h.fix?.label ?? "Wake", "/api/sandbox/start", { body: h.fix?.body ?? {} })}
+            data-testid="top-line-fix"
+          >
+            {h.fix.label}
+          </button>
+        ) : null}
+      </div>
+      {h.countdown ? (
+        <div
+          className="bar countdown"
+          role="progressbar"
+          aria-label="Time left before the agent sleeps"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(h.countdown.share * 100)}
+          aria-valuetext={`${formatDuration(h.countdown.leftMs)} left`}
+          data-testid="countdown"
+        >
+          <div className="bar-fill" style={{ width: `${(h.countdown.share * 100).toFixed(1)}%` }} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

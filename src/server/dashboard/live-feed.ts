@@ -1,0 +1,99 @@
+import type { AppContext } from "../context";
+import { buildOverview } from "./overview";
+
+/**
+ * Server-sent events for the dashboard (docs/api.md, `GET /api/sandbox/stream`). The server
+ * polls two cheap markers — the state's version and the newest event's id — and pushes a
+ * fresh overview only when one moved, so creating → starting → running is never missed; it
+ * also pushes one every `refreshMs` (heartbeat ages, sidecar health) and a ping in between
+ * so the page can tell a quiet server from a gone one. The stream ends after `maxMs` (a
+ * serverless function's limit); EventSource reconnects by itself.
+ */
+export interface LiveFeedTimings {
+  pollMs: number;
+  refreshMs: number;
+  pingMs: number;
+  maxMs: number;
+}
+
+export const LIVE_FEED: LiveFeedTimings = {
+  pollMs: 500,
+  refreshMs: 10_000,
+  pingMs: 5_000,
+  maxMs: 240_000,
+};
+
+/** Pure: one SSE message. `data` is JSON on a single line, so no line splitting is needed. */
+export function sseMessage(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The markers that say "something changed": state version and the newest event. */
+async function marker(ctx: AppContext): Promise<string> {
+  const [state, events] = await Promise.all([ctx.manager.getState(), ctx.store.events.list(1)]);
+  return `${state.version}|${events[0]?.id ?? ""}`;
+}
+
+export function liveFeed(
+  ctx: AppContext,
+  signal: AbortSignal,
+  t: LiveFeedTimings = LIVE_FEED,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const began = Date.now();
+      let last = "";
+      let pushedAt = 0;
+      let pingedAt = Date.now();
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(timer);
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the client going away.
+        }
+      };
+      signal.addEventListener("abort", close, { once: true });
+      // Reconnect soon after the stream ends or the server restarts.
+      controller.enqueue(encoder.encode("retry: 1000\n\n"));
+      const tick = async () => {
+        if (closed) return;
+        try {
+          const now = Date.now();
+          const seen = await marker(ctx);
+          if (seen !== last || now - pushedAt >= t.refreshMs) {
+            const overview = await buildOverview(ctx);
+            if (closed) return;
+            controller.enqueue(encoder.encode(sseMessage("overview", { marker: seen, overview })));
+            last = seen;
+            pushedAt = now;
+            pingedAt = now;
+          } else if (now - pingedAt >= t.pingMs) {
+            controller.enqueue(encoder.encode(sseMessage("ping", { now })));
+            pingedAt = now;
+          }
+        } catch (err) {
+          // A store fault is shown as a gap, not a broken stream: say it, keep polling.
+          ctx.logger.warn({ err: String(err) }, "dashboard live feed: poll failed");
+          if (!closed)
+            controller.enqueue(
+              encoder.encode(sseMessage("fault", { message: "the store did not answer" })),
+            );
+        }
+        if (closed) return;
+        if (Date.now() - began >= t.maxMs) return close();
+        timer = setTimeout(tick, t.pollMs);
+      };
+      void tick();
+    },
+    cancel() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  });
+}
