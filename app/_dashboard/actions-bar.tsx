@@ -42,8 +42,8 @@ export function ActionsBar({
       body: (
         <>
           <p>
-            The agent starts in an empty sandbox: its files from earlier snapshots are not
-            restored.{running ? " The running sandbox is snapshotted and stopped first." : ""}
+            The agent starts in an empty sandbox: its files from earlier snapshots are not restored.
+            {running ? " The running sandbox is snapshotted and stopped first." : ""}
           </p>
           <KeptNote
             snapshots={snapshots}

@@ -8,7 +8,11 @@ const usd = (n: number) => (n > 0 && n < 0.01 ? "< $0.01" : `$${n.toFixed(2)}`);
 export function CostCard({ cost, error }: { cost: CostSummary | null; error?: string }) {
   return (
     <Panel id="cost" title="Cost this month" aside={cost ? `${cost.provider}` : null}>
-      {error ? <p className="error" data-testid="cost-error">{error}</p> : null}
+      {error ? (
+        <p className="error" data-testid="cost-error">
+          {error}
+        </p>
+      ) : null}
       {cost ? (
         <>
           <p className="big num" data-testid="cost-total">

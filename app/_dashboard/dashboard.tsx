@@ -8,6 +8,7 @@ import { CostCard } from "./cost-card";
 import { CronPanel } from "./cron-panel";
 import { DaemonPanel } from "./daemon-panel";
 import { EventsPanel } from "./events-panel";
+import { GettingStarted } from "./getting-started";
 import { InboxPanel } from "./inbox-panel";
 import { LiveBanner } from "./live-banner";
 import { LogsPanel } from "./logs-panel";
@@ -51,6 +52,7 @@ export function Dashboard() {
         <div className="grid">
           <TopLine overview={overview} now={now} actions={actions} />
           {/* The deploy setup checklist (its own component, branch `deploy`) goes here. */}
+          <GettingStarted overview={overview} />
           <StatusPanel overview={overview} now={now}>
             <ActionsBar
               overview={overview}

@@ -4,7 +4,16 @@ import type { LifecycleEvent } from "./types";
 
 let id = 0;
 const ev = (type: string, message: string, extra: Partial<LifecycleEvent> = {}): LifecycleEvent =>
-  ({ id: String(++id), at: 1, type, level: "info", sandboxId: null, message, details: {}, ...extra }) as LifecycleEvent;
+  ({
+    id: String(++id),
+    at: 1,
+    type,
+    level: "info",
+    sandboxId: null,
+    message,
+    details: {},
+    ...extra,
+  }) as LifecycleEvent;
 
 describe("event rows", () => {
   it("says what a wake took and what caused it", () => {
@@ -18,7 +27,9 @@ describe("event rows", () => {
   });
 
   it("names the snapshot time of a sleep", () => {
-    const e = ev("status.sleeping", "asleep (idle)", { details: { timings: { snapshotMs: 120, stopMs: 5 } } });
+    const e = ev("status.sleeping", "asleep (idle)", {
+      details: { timings: { snapshotMs: 120, stopMs: 5 } },
+    });
     expect(summarizeEvent(e, [])).toBe("Asleep after a 120 ms snapshot (idle)");
   });
 

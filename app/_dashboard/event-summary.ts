@@ -4,7 +4,10 @@ import type { LifecycleEvent } from "./types";
 export type EventFilter = "all" | "problems";
 
 /** Pure: the events a filter keeps ("problems": warnings and errors). */
-export function filterEvents(events: readonly LifecycleEvent[], filter: EventFilter): LifecycleEvent[] {
+export function filterEvents(
+  events: readonly LifecycleEvent[],
+  filter: EventFilter,
+): LifecycleEvent[] {
   return filter === "all" ? [...events] : events.filter((e) => e.level !== "info");
 }
 
@@ -24,7 +27,9 @@ export function summarizeEvent(e: LifecycleEvent, older: readonly LifecycleEvent
   }
   if (e.type === "status.sleeping") {
     const snap = phases.find((p) => p.key === "snapshotMs")?.ms;
-    return snap !== undefined ? `Asleep after a ${formatMs(snap)} snapshot (${e.message.replace(/^asleep \(|\)$/g, "")})` : asSentence(e.message);
+    return snap !== undefined
+      ? `Asleep after a ${formatMs(snap)} snapshot (${e.message.replace(/^asleep \(|\)$/g, "")})`
+      : asSentence(e.message);
   }
   return asSentence(e.message);
 }

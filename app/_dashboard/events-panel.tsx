@@ -17,7 +17,13 @@ const CLOCK = new Intl.DateTimeFormat("en-GB", {
 });
 
 /** The lifecycle timeline: one row per transition, expandable into its phases. */
-export function EventsPanel({ events, error }: { events: LifecycleEvent[] | null; error?: string }) {
+export function EventsPanel({
+  events,
+  error,
+}: {
+  events: LifecycleEvent[] | null;
+  error?: string;
+}) {
   const [filter, setFilter] = useState<EventFilter>("all");
   const [shown, setShown] = useState(PAGE);
   const list = events ? filterEvents(events, filter) : [];
@@ -40,11 +46,17 @@ export function EventsPanel({ events, error }: { events: LifecycleEvent[] | null
         </label>
       }
     >
-      {error ? <p className="error" data-testid="events-error">{error}</p> : null}
+      {error ? (
+        <p className="error" data-testid="events-error">
+          {error}
+        </p>
+      ) : null}
       {events ? (
         list.length === 0 ? (
           <p className="muted">
-            {filter === "all" ? "Nothing has happened yet. Start the agent to see its lifecycle." : "No warnings or errors."}
+            {filter === "all"
+              ? "Nothing has happened yet. Start the agent to see its lifecycle."
+              : "No warnings or errors."}
           </p>
         ) : (
           <>
@@ -70,7 +82,11 @@ export function EventsPanel({ events, error }: { events: LifecycleEvent[] | null
 function EventRow({ event: e, summary }: { event: LifecycleEvent; summary: string }) {
   const phases = phaseTimings(e.details).filter((p) => p.key !== "totalMs");
   const time = (
-    <time className="num muted" dateTime={new Date(e.at).toISOString()} title={formatTimestamp(e.at)}>
+    <time
+      className="num muted"
+      dateTime={new Date(e.at).toISOString()}
+      title={formatTimestamp(e.at)}
+    >
       {CLOCK.format(e.at)}
     </time>
   );

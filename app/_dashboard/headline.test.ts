@@ -6,7 +6,10 @@ import type { Overview } from "./types";
 const NOW = Date.UTC(2026, 11, 1, 13, 20);
 const MIN = 60_000;
 
-function overview(over: Partial<Overview["instance"]> = {}, extra: Partial<Overview> = {}): Overview {
+function overview(
+  over: Partial<Overview["instance"]> = {},
+  extra: Partial<Overview> = {},
+): Overview {
   return {
     now: NOW,
     instance: { name: "main", provider: "local", agent: "echo", ...INITIAL_STATE, ...over },
@@ -54,13 +57,17 @@ describe("headline (the top line)", () => {
   });
 
   it("failed: the cause and the one button that fixes it", () => {
-    const retry = headline(overview({ status: "failed", error: "sidecar never became healthy" }), NOW);
+    const retry = headline(
+      overview({ status: "failed", error: "sidecar never became healthy" }),
+      NOW,
+    );
     expect(retry.text).toBe("Failed: Sidecar never became healthy");
     expect(retry.fix).toEqual({ label: "Wake", body: {} });
     const lost = headline(
       overview({
         status: "failed",
-        error: 'the agent\'s snapshot snap_1 no longer exists; "start fresh" discards its state on purpose',
+        error:
+          'the agent\'s snapshot snap_1 no longer exists; "start fresh" discards its state on purpose',
       }),
       NOW,
     );

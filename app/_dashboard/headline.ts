@@ -33,7 +33,14 @@ export function headline(o: Overview, now: number): Headline {
   const at = (t: number) => formatClock(t, now);
   if (i.status === "running") {
     const f = o.forecast;
-    if (!f) return { tone: "ok", text: "Awake", detail: "(waiting for the first heartbeat)", countdown: null, fix: null };
+    if (!f)
+      return {
+        tone: "ok",
+        text: "Awake",
+        detail: "(waiting for the first heartbeat)",
+        countdown: null,
+        fix: null,
+      };
     const left = Math.max(0, f.activeUntil - now);
     const idleSince = o.heartbeat ? `idle since ${at(o.heartbeat.lastChangedAt)}` : "";
     const kept = f.reason ? `kept by ${describeExtendReason(f.reason)}` : "";
@@ -41,24 +48,41 @@ export function headline(o: Overview, now: number): Headline {
     const total = Math.max(1, o.settings.activeDurationMs);
     return {
       tone: "ok",
-      text: left > 0 ? `Awake · sleeps in ~${Math.max(1, Math.ceil(left / MINUTE))} min` : "Awake · sleeps at the next heartbeat",
+      text:
+        left > 0
+          ? `Awake · sleeps in ~${Math.max(1, Math.ceil(left / MINUTE))} min`
+          : "Awake · sleeps at the next heartbeat",
       detail: why ? `(${why})` : "",
       countdown: { share: Math.min(1, left / total), leftMs: left },
       fix: null,
     };
   }
   if (i.status in TRANSIT)
-    return { tone: "busy", text: TRANSIT[i.status] as string, detail: `(for ${formatDuration(now - i.since)})`, countdown: null, fix: null };
+    return {
+      tone: "busy",
+      text: TRANSIT[i.status] as string,
+      detail: `(for ${formatDuration(now - i.since)})`,
+      countdown: null,
+      fix: null,
+    };
   if (i.status === "sleeping")
     return {
       tone: "rest",
       text: `Asleep since ${at(i.since)} · wakes on the next message`,
-      detail: o.cron.nextDueAt ? `(or for cron job “${o.cron.nextJob}” at ${at(o.cron.nextDueAt)})` : "",
+      detail: o.cron.nextDueAt
+        ? `(or for cron job “${o.cron.nextJob}” at ${at(o.cron.nextDueAt)})`
+        : "",
       countdown: null,
       fix: null,
     };
   if (i.status === "uninitialized")
-    return { tone: "rest", text: "Never started · the first message starts it", detail: "", countdown: null, fix: { label: "Start", body: {} } };
+    return {
+      tone: "rest",
+      text: "Never started · the first message starts it",
+      detail: "",
+      countdown: null,
+      fix: { label: "Start", body: {} },
+    };
   // failed: lost state can only be replaced on purpose; otherwise a plain wake retries.
   const cause = asSentence(i.error ?? i.reason).replace(/\.$/, "");
   const lost = Boolean(i.lost) || /start fresh/i.test(i.error ?? "");

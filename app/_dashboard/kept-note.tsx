@@ -34,8 +34,8 @@ export function KeptNote({
   return (
     <p data-testid="kept-note">
       Nothing is deleted now: {k.now === 1 ? "the 1 snapshot stays" : `all ${k.now} snapshots stay`}
-      {running ? ", and a snapshot of the running sandbox is added first" : ""}. Retention keeps
-      the newest {keep} when the agent next goes to sleep
+      {running ? ", and a snapshot of the running sandbox is added first" : ""}. Retention keeps the
+      newest {keep} when the agent next goes to sleep
       {k.laterDeleted.length
         ? `; that would delete ${k.laterDeleted.map((id) => id).join(", ")}.`
         : "; none of today's would be deleted then."}

@@ -58,11 +58,7 @@ export function SnapshotsPanel({
               The running sandbox is snapshotted and stopped, then the agent wakes from{" "}
               <code>{s.id}</code>.
             </p>
-            <KeptNote
-              snapshots={snapshots}
-              running
-              keep={overview?.settings.snapshotsKept ?? 1}
-            />
+            <KeptNote snapshots={snapshots} running keep={overview?.settings.snapshotsKept ?? 1} />
           </>
         ),
         confirmLabel: "Restart from snapshot",

@@ -48,7 +48,9 @@ export function TopLine({
           <button
             type="button"
             disabled={locked}
-            onClick={() => actions.run(h.fix?.label ?? "Wake", "/api/sandbox/start", { body: h.fix?.body ?? {} })}
+            onClick={() =>
+              actions.run(h.fix?.label ?? "Wake", "/api/sandbox/start", { body: h.fix?.body ?? {} })
+            }
             data-testid="top-line-fix"
           >
             {h.fix.label}

@@ -9,7 +9,15 @@ import type { InboxMessage } from "@/src/server/domain/inbox-message";
 import type { LogTail } from "@/src/server/operator/logs";
 import type { SnapshotInfo } from "@/src/server/providers/types";
 
-export type { ConfigRow, CostSummary, InboxMessage, LifecycleEvent, LogTail, Overview, SnapshotInfo };
+export type {
+  ConfigRow,
+  CostSummary,
+  InboxMessage,
+  LifecycleEvent,
+  LogTail,
+  Overview,
+  SnapshotInfo,
+};
 
 export interface InboxView {
   counts: { pending: number; dead: number };

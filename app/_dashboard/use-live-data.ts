@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, api } from "./api";
-import type { DashboardData, Overview } from "./types";
 import { DETAIL_SOURCES, type DetailKey } from "./detail-sources";
+import type { DashboardData, Overview } from "./types";
 
 /** No message (overview or ping) for this long: the server is treated as unreachable. */
 const SILENT_MS = 15_000;
@@ -100,7 +100,11 @@ export function useLiveData(): DashboardFeed {
       lastMessage = Date.now();
       if (stale) {
         stale = false;
-        setLive((l) => ({ updatedAt: lastMessage, staleSince: null, reconnects: l.reconnects + 1 }));
+        setLive((l) => ({
+          updatedAt: lastMessage,
+          staleSince: null,
+          reconnects: l.reconnects + 1,
+        }));
         void loadDetails();
       } else setLive((l) => ({ ...l, updatedAt: lastMessage }));
     };

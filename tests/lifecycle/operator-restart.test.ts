@@ -18,15 +18,11 @@ const ids = async () => (await (h as LifecycleHarness).provider.listSnapshots())
 describe("operator restart keeps the snapshots it promises to keep", () => {
   it("wakes from the oldest snapshot while running, with retention at one snapshot", async () => {
     h = await lifecycleHarness({ timings: { snapshotsKept: 1 } });
-    expect((await h.manager.wake({ reason: "first", trigger: "operator" })).status).toBe(
-      "running",
-    );
+    expect((await h.manager.wake({ reason: "first", trigger: "operator" })).status).toBe("running");
     expect((await h.manager.sleep("test: sleep")).status).toBe("sleeping");
     const [chosen] = await ids();
     expect(chosen).toBeTruthy();
-    expect((await h.manager.wake({ reason: "again", trigger: "operator" })).status).toBe(
-      "running",
-    );
+    expect((await h.manager.wake({ reason: "again", trigger: "operator" })).status).toBe("running");
 
     // Running now; the operator picks the only (and oldest) snapshot.
     const woke = await h.manager.wake({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CostFacts, monthCost, monthStartUtc } from "./cost";
-import { UPSTASH_PRICES, VERCEL_SANDBOX_PRICES as P } from "./pricing";
+import { VERCEL_SANDBOX_PRICES as P, UPSTASH_PRICES } from "./pricing";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 1); // 1 Nov 2026 (30 days)
@@ -41,7 +41,7 @@ describe("monthCost", () => {
     expect(line("Active CPU")?.usd).toBeCloseTo(2 * 2 * P.activeCpuPerHour, 10);
     expect(line("Active CPU")?.atMost).toBe(true);
     expect(line("Sandbox creations")?.usd).toBeCloseTo(2 * P.perCreation, 12);
-    const commands = (2 * HOUR) / 60_000 * 5;
+    const commands = ((2 * HOUR) / 60_000) * 5;
     expect(line("Store commands")?.usd).toBeCloseTo(commands * UPSTASH_PRICES.perCommand, 12);
     expect(c.totalUsd).toBeCloseTo(
       c.lines.reduce((s, l) => s + l.usd, 0),
@@ -50,7 +50,9 @@ describe("monthCost", () => {
   });
 
   it("compares with the same month always on: memory and heartbeats around the clock", () => {
-    const c = monthCost(facts({ intervals: [{ sandboxId: "a", start: START, end: START + HOUR }] }));
+    const c = monthCost(
+      facts({ intervals: [{ sandboxId: "a", start: START, end: START + HOUR }] }),
+    );
     const hours = 10 * 24;
     const expected =
       1 * 2 * P.activeCpuPerHour + // the same CPU work

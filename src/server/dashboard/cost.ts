@@ -74,8 +74,17 @@ export function monthCost(f: CostFacts): CostSummary {
     const storedGb = f.snapshotBytes / GB;
     const storage = storedGb * p.storagePerGbMonth * (elapsedMs / monthLengthMs(f.now));
     lines.push(
-      { label: "Active CPU", quantity: `${cpuHours.toFixed(2)} vCPU-hours`, usd: cpuHours * p.activeCpuPerHour, atMost: true },
-      { label: "Memory", quantity: `${gbHours.toFixed(2)} GB-hours (${memGb} GB)`, usd: gbHours * p.memoryPerGbHour },
+      {
+        label: "Active CPU",
+        quantity: `${cpuHours.toFixed(2)} vCPU-hours`,
+        usd: cpuHours * p.activeCpuPerHour,
+        atMost: true,
+      },
+      {
+        label: "Memory",
+        quantity: `${gbHours.toFixed(2)} GB-hours (${memGb} GB)`,
+        usd: gbHours * p.memoryPerGbHour,
+      },
       { label: "Sandbox creations", quantity: `${created}`, usd: created * p.perCreation },
       { label: "Snapshot storage", quantity: `${storedGb.toFixed(3)} GB`, usd: storage },
     );
