@@ -2,6 +2,7 @@
 
 import { ActionsBar } from "./actions-bar";
 import { AwakePanel } from "./awake-panel";
+import { ChannelCards } from "./channel-cards";
 import { ConfigPanel } from "./config-panel";
 import { useConfirm } from "./confirm-dialog";
 import { CostCard } from "./cost-card";
@@ -74,6 +75,7 @@ export function Dashboard() {
             confirm={confirm}
             now={now}
           />
+          <ChannelCards now={now} />
           <EventsPanel events={events} error={errors.events} />
           <LogsPanel logs={logs} error={errors.logs} />
           <ConfigPanel rows={config} />
