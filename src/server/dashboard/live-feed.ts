@@ -3,8 +3,9 @@ import { buildOverview } from "./overview";
 
 /**
  * Server-sent events for the dashboard (docs/api.md, `GET /api/sandbox/stream`). The server
- * polls two cheap markers — the state's version and the newest event's id — and pushes a
- * fresh overview only when one moved, so creating → starting → running is never missed; it
+ * polls one cheap marker — the newest event's id; every status transition appends an event —
+ * and pushes a fresh overview only when it moved, so creating → starting → running is never
+ * missed. One store command a second while a dashboard is open (Upstash bills per command); it
  * also pushes one every `refreshMs` (heartbeat ages, sidecar health) and a ping in between
  * so the page can tell a quiet server from a gone one. The stream ends after `maxMs` (a
  * serverless function's limit); EventSource reconnects by itself.
@@ -17,7 +18,7 @@ export interface LiveFeedTimings {
 }
 
 export const LIVE_FEED: LiveFeedTimings = {
-  pollMs: 500,
+  pollMs: 1_000,
   refreshMs: 10_000,
   pingMs: 5_000,
   maxMs: 240_000,
@@ -28,10 +29,11 @@ export function sseMessage(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The markers that say "something changed": state version and the newest event. */
+/** What says "something changed": the newest event (state patches such as TTL extends are
+ * not transitions; the periodic refresh shows them). */
 async function marker(ctx: AppContext): Promise<string> {
-  const [state, events] = await Promise.all([ctx.manager.getState(), ctx.store.events.list(1)]);
-  return `${state.version}|${events[0]?.id ?? ""}`;
+  const [newest] = await ctx.store.events.list(1);
+  return newest?.id ?? "";
 }
 
 export function liveFeed(
