@@ -19,6 +19,9 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
   const [answer, setAnswer] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Open on a never-started agent; after that the operator decides (a status change must not
+  // snap it shut under their cursor).
+  const [open, setOpen] = useState<boolean | null>(null);
   if (!overview) return null;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const url = `${origin}/api/webhooks/generic`;
@@ -53,7 +56,8 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
   return (
     <details
       className="card wide getting-started"
-      open={overview.instance.status === "uninitialized"}
+      open={open ?? overview.instance.status === "uninitialized"}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
       data-testid="getting-started"
     >
       <summary>
