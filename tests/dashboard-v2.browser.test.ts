@@ -9,6 +9,7 @@ import {
 } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
+import { lowContrastText } from "./support/contrast";
 import { sendMessage } from "./support/messages";
 
 /**
@@ -100,8 +101,10 @@ async function shots(context: BrowserContext, name: string, topLine: RegExp): Pr
       await p.getByTestId("cost-total").waitFor({ timeout: UI_MS });
       await p.getByTestId("channel-card").first().waitFor({ timeout: UI_MS });
       await p.screenshot({ path: join(SHOTS, `v2-${name}-${suffix}.png`), fullPage: true });
+      const lowContrast = await lowContrastText(p);
       await p.close();
       expect(problems).toEqual([]);
+      expect(lowContrast, `${name} ${suffix}`).toEqual([]);
     } finally {
       await extra.close();
     }
@@ -136,26 +139,16 @@ describe("dashboard v2", () => {
       await textOf(page.getByTestId("live-note"), /^live · updated/);
       await shots(context, "first-run", /^Never started/);
 
-      // Every status the pill shows, recorded in the page: transitions arrive without reload.
-      await page.evaluate(() => {
-        const el = document.querySelector('[data-testid="status"]') as HTMLElement;
-        const seen: string[] = [];
-        (window as unknown as { seen: string[] }).seen = seen;
-        new MutationObserver(() => seen.push(el.textContent ?? "")).observe(el, {
-          childList: true,
-          characterData: true,
-          subtree: true,
-        });
-      });
-
       // The getting-started test message wakes the agent (queued), then gets a reply.
       await page.getByTestId("test-message").click();
       await textOf(page.getByTestId("test-message-answer"), /^Queued as test-/);
       await textOf(page.getByTestId("top-line-text"), AWAKE, TRANSITION_MS);
       await page.getByTestId("countdown").waitFor({ timeout: UI_MS });
-      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
-      expect(seen).toContain("running");
-      expect(seen.some((s) => s === "creating" || s === "starting")).toBe(true);
+      // Pushed without reload, every step of the wake, even those shorter than a poll.
+      await textOf(
+        page.getByTestId("transition-trail"),
+        /uninitialized .*→ creating .*→ starting .*→ running \d\d:\d\d:\d\d$/,
+      );
       await page.getByTestId("test-message").click();
       await textOf(page.getByTestId("test-message-answer"), /^Reply: /, TRANSITION_MS);
 

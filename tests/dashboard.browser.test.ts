@@ -141,7 +141,11 @@ describe("the dashboard", () => {
       await textOf(page.getByTestId("restart-summary"), /^no restarts in the last 24 h$/);
       process.kill(pid, "SIGKILL");
       await textOf(page.getByTestId("daemon-restarts"), /^1$/, TRANSITION_MS);
-      await textOf(page.getByTestId("restart-summary"), /^1 restart in the last 24 h, last /, UI_MS);
+      await textOf(
+        page.getByTestId("restart-summary"),
+        /^1 restart in the last 24 h, last /,
+        UI_MS,
+      );
       expect(await page.locator('[data-testid="restart-chart"] circle').count()).toBe(1);
       await textOf(page.getByTestId("daemon-status"), /running/, TRANSITION_MS);
       const newPid = Number(await textOf(page.getByTestId("daemon-pid"), /^\d+$/, UI_MS));

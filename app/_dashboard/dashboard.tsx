@@ -51,7 +51,7 @@ export function Dashboard() {
       <main className={stale ? "dash stale" : "dash"} aria-busy={overview === null}>
         {stale ? <LiveBanner live={feed.live} now={Date.now()} /> : null}
         <div className="grid">
-          <TopLine overview={overview} now={now} actions={actions} />
+          <TopLine overview={overview} now={now} actions={actions} trail={feed.trail} />
           {/* The deploy setup checklist (its own component, branch `deploy`) goes here. */}
           <GettingStarted overview={overview} />
           <StatusPanel overview={overview} now={now}>
@@ -62,9 +62,9 @@ export function Dashboard() {
               confirm={confirm}
             />
           </StatusPanel>
-          <RunwayPanel overview={overview} now={now} />
           <CostCard cost={cost} error={errors.cost} />
           <DaemonPanel overview={overview} events={events} now={now} />
+          <RunwayPanel overview={overview} now={now} />
           <AwakePanel overview={overview} />
           <CronPanel overview={overview} now={now} />
           <InboxPanel inbox={inbox} actions={actions} now={now} />

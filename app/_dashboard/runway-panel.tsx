@@ -28,7 +28,7 @@ export function RunwayPanel({ overview, now }: { overview: Overview | null; now:
   const hb = overview?.heartbeat;
 
   return (
-    <Panel id="runway" title="TTL runway">
+    <Panel id="runway" title="Heartbeat and native TTL">
       {overview && i ? (
         <>
           <p className="big num" data-testid="ttl-left">

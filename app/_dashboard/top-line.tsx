@@ -2,8 +2,15 @@
 
 import { formatDuration } from "./format";
 import { headline } from "./headline";
-import type { Overview } from "./types";
+import type { Overview, Transition } from "./types";
 import type { Actions } from "./use-actions";
+
+const CLOCK = new Intl.DateTimeFormat("en-GB", {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
 
 /**
  * The answer at a glance: awake and when it sleeps (with a countdown bar), asleep and what
@@ -13,10 +20,12 @@ export function TopLine({
   overview,
   now,
   actions,
+  trail,
 }: {
   overview: Overview | null;
   now: number;
   actions: Actions;
+  trail: Transition[];
 }) {
   if (!overview)
     return (
@@ -57,6 +66,11 @@ export function TopLine({
           </button>
         ) : null}
       </div>
+      <p className="muted small num" data-testid="transition-trail">
+        {trail.length > 1
+          ? `Recent: ${trail.map((t) => `${t.status} ${CLOCK.format(t.at)}`).join(" → ")}`
+          : ""}
+      </p>
       {h.countdown ? (
         <div
           className="bar countdown"

@@ -3,6 +3,7 @@
 
 import type { CostSummary } from "@/src/server/dashboard/cost";
 import type { ConfigRow } from "@/src/server/dashboard/effective-config";
+import type { Transition } from "@/src/server/dashboard/live-feed";
 import type { Overview } from "@/src/server/dashboard/overview";
 import type { LifecycleEvent } from "@/src/server/domain/events";
 import type { InboxMessage } from "@/src/server/domain/inbox-message";
@@ -17,6 +18,7 @@ export type {
   LogTail,
   Overview,
   SnapshotInfo,
+  Transition,
 };
 
 export interface InboxView {

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, api } from "./api";
 import { DETAIL_SOURCES, type DetailKey } from "./detail-sources";
-import type { DashboardData, Overview } from "./types";
+import type { DashboardData, Overview, Transition } from "./types";
 
 /** No message (overview or ping) for this long: the server is treated as unreachable. */
 const SILENT_MS = 15_000;
@@ -11,6 +11,8 @@ const SILENT_MS = 15_000;
 const DETAILS_MS = 10_000;
 /** A stream the server refused (401, 503) is not retried by EventSource itself. */
 const REOPEN_MS = 2_000;
+/** Statuses kept for the "recent transitions" trail. */
+const TRAIL = 6;
 
 const EMPTY: DashboardData = {
   overview: null,
@@ -37,6 +39,8 @@ export interface DashboardFeed {
   panelErrors: Partial<Record<DetailKey, string>>;
   skewMs: number;
   live: LiveState;
+  /** The latest statuses entered, oldest first, including ones passed between two pushes. */
+  trail: Transition[];
   refreshNow(): void;
 }
 
@@ -51,6 +55,7 @@ export function useLiveData(): DashboardFeed {
   const [panelErrors, setPanelErrors] = useState<DashboardFeed["panelErrors"]>({});
   const [skewMs, setSkewMs] = useState(0);
   const [live, setLive] = useState<LiveState>({ updatedAt: null, staleSince: null, reconnects: 0 });
+  const [trail, setTrail] = useState<Transition[]>([]);
   const reload = useRef<() => void>(() => undefined);
 
   useEffect(() => {
@@ -113,10 +118,13 @@ export function useLiveData(): DashboardFeed {
       if (stopped) return;
       source = new EventSource("/api/sandbox/stream");
       source.addEventListener("overview", (e) => {
-        const { marker, overview } = JSON.parse((e as MessageEvent).data) as {
+        const { marker, transitions, overview } = JSON.parse((e as MessageEvent).data) as {
           marker: string;
+          transitions: Transition[];
           overview: Overview;
         };
+        const i = overview.instance;
+        setTrail((t) => extendTrail(t, [...transitions, { status: i.status, at: i.since }]));
         setSkewMs(overview.now - Date.now());
         setData((d) => ({ ...d, overview }));
         heard();
@@ -157,5 +165,17 @@ export function useLiveData(): DashboardFeed {
   }, []);
 
   const refreshNow = useCallback(() => reload.current(), []);
-  return { data, panelErrors, skewMs, live, refreshNow };
+  return { data, panelErrors, skewMs, live, trail, refreshNow };
+}
+
+/** Pure: the trail with new entries appended, a status repeated at the same time only once. */
+export function extendTrail(trail: Transition[], more: Transition[]): Transition[] {
+  const out = [...trail];
+  for (const t of more) {
+    const last = out.at(-1);
+    if (last && last.status === t.status && last.at === t.at) continue;
+    if (last && last.status === t.status && t.at <= last.at) continue;
+    out.push(t);
+  }
+  return out.slice(-TRAIL);
 }

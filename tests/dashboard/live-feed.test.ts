@@ -22,8 +22,11 @@ interface Message {
 async function collect(stream: ReadableStream<Uint8Array>, out: Message[]): Promise<void> {
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of stream) {
-    buffer += decoder.decode(chunk, { stream: true });
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
       const block = buffer.slice(0, end);
@@ -42,21 +45,27 @@ describe("GET /api/sandbox/stream (liveFeed)", () => {
     const abort = new AbortController();
     const messages: Message[] = [];
     const done = collect(
-      liveFeed(h.ctx, abort.signal, { pollMs: 20, refreshMs: 60_000, pingMs: 150, maxMs: 60_000 }),
+      // A poll slower than the wake's steps: transitions must still be complete.
+      liveFeed(h.ctx, abort.signal, { pollMs: 400, refreshMs: 60_000, pingMs: 150, maxMs: 60_000 }),
       messages,
     );
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1_000));
     expect(messages[0]?.event).toBe("overview");
     expect(messages.some((m) => m.event === "ping")).toBe(true);
 
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1_000)); // at least two polls
     abort.abort();
     await done;
     const statuses = messages
       .filter((m) => m.event === "overview")
       .map((m) => m.data.overview?.instance.status);
     expect(statuses[0]).toBe("uninitialized");
-    for (const s of ["creating", "starting", "running"]) expect(statuses).toContain(s);
+    expect(statuses.at(-1)).toBe("running");
+    // However fast the wake, the pushes name every status it passed through, in order.
+    const entered = messages.flatMap(
+      (m) => (m.data as { transitions?: { status: string }[] }).transitions ?? [],
+    );
+    expect(entered.map((t) => t.status)).toEqual(["creating", "starting", "running"]);
   }, 60_000);
 });

@@ -24,6 +24,9 @@ export const LIVE_FEED: LiveFeedTimings = {
   maxMs: 240_000,
 };
 
+/** Events read back when the marker moved: more than a wake or a sleep appends. */
+const RECENT = 30;
+
 /** Pure: one SSE message. `data` is JSON on a single line, so no line splitting is needed. */
 export function sseMessage(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -34,6 +37,28 @@ export function sseMessage(event: string, data: unknown): string {
 async function marker(ctx: AppContext): Promise<string> {
   const [newest] = await ctx.store.events.list(1);
   return newest?.id ?? "";
+}
+
+export interface Transition {
+  status: string;
+  at: number;
+}
+
+/**
+ * Pure: the statuses entered after the event `sinceId`, oldest first, from a newest-first
+ * list. A wake can pass creating and starting between two polls; these make sure the page
+ * still sees them.
+ */
+export function transitionsSince(
+  newestFirst: readonly { id: string; type: string; at: number }[],
+  sinceId: string,
+): Transition[] {
+  const out: Transition[] = [];
+  for (const e of newestFirst) {
+    if (e.id === sinceId) break;
+    if (e.type.startsWith("status.")) out.push({ status: e.type.slice(7), at: e.at });
+  }
+  return out.reverse();
 }
 
 export function liveFeed(
@@ -69,9 +94,15 @@ export function liveFeed(
           const now = Date.now();
           const seen = await marker(ctx);
           if (seen !== last || now - pushedAt >= t.refreshMs) {
+            const transitions =
+              seen !== last && pushedAt > 0
+                ? transitionsSince(await ctx.store.events.list(RECENT), last)
+                : [];
             const overview = await buildOverview(ctx);
             if (closed) return;
-            controller.enqueue(encoder.encode(sseMessage("overview", { marker: seen, overview })));
+            controller.enqueue(
+              encoder.encode(sseMessage("overview", { marker: seen, transitions, overview })),
+            );
             last = seen;
             pushedAt = now;
             pingedAt = now;
