@@ -133,7 +133,9 @@ describe("the dashboard", () => {
       await textOf(page.getByTestId("daemon-status"), /running/);
       // The wake's per-phase timings show up in the event timeline.
       const wake = page.locator('[data-testid="event"][data-type="status.running"]');
-      await textOf(wake.getByTestId("event-timings"), /total: .*create .*healthy/);
+      await textOf(wake.getByTestId("event-summary"), /^Woke in [\d.]+ m?s for /);
+      await wake.first().locator("summary").click();
+      await textOf(wake.getByTestId("event-timings"), /create .*healthy/);
       expect(await page.getByTestId("action-stop").isEnabled()).toBe(true);
 
       // The daemon crashes (local sandboxes are real processes): the sidecar restarts it and
