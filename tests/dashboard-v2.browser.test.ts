@@ -274,3 +274,43 @@ describe("dashboard v2", () => {
     }
   }, 60_000);
 });
+
+describe("a wake that fails again", () => {
+  // Its own server: an agent whose daemon never listens, and a short health budget.
+  let failing: ClawrunServer;
+  beforeAll(async () => {
+    failing = await startClawrun({
+      config: { agent: { type: "command", command: "sleep", args: ["600"] } },
+      timings: { healthBudgetMs: 1_500 },
+    });
+  });
+  afterAll(async () => {
+    await failing?.stop();
+  });
+
+  it("says so beside the button, and the top line offers Wake", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${failing.url}/login`);
+      await signIn(page, failing.secrets.admin);
+      await page.waitForURL(`${failing.url}/`, { timeout: UI_MS });
+      await page.getByTestId("top-line-fix").click();
+      await textOf(page.getByTestId("top-line-text"), /^Failed: Start failed: /, TRANSITION_MS);
+      expect(await page.getByTestId("top-line-fix").textContent()).toBe("Wake");
+      await textOf(page.getByTestId("action-error"), /^Start failed: Start failed: /);
+      // Pressing Wake in the failed state: it tries, fails again, and says so.
+      const before = await page.getByTestId("transition-trail").textContent();
+      await page.getByTestId("top-line-fix").click();
+      await page.waitForFunction(
+        (b) => document.querySelector('[data-testid="transition-trail"]')?.textContent !== b,
+        before,
+        { timeout: TRANSITION_MS },
+      );
+      await textOf(page.getByTestId("action-error"), /^Wake failed: Start failed: /, TRANSITION_MS);
+      await textOf(page.getByTestId("transition-trail"), /failed .*→ creating .*→ failed/);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api";
+import { asSentence } from "./format";
 import type { Overview } from "./types";
 
 /** How long buttons stay disabled waiting for the server to show an accepted action's effect. */
@@ -38,13 +39,18 @@ export function useActions(
   const [notice, setNotice] = useState<string | null>(null);
   const current = fingerprint(overview);
 
+  const settledIn = overview && !overview.transitioning ? overview.instance : null;
   useEffect(() => {
-    if (settling && current !== settling.from) {
+    // Settled: the state moved and is at rest again (a wake passes creating and starting).
+    if (settling && settledIn && current !== settling.from) {
       setSettling(null);
       // The status panel now tells the story (and announces it); the notice would be stale.
       setNotice(null);
+      // A wake that ended in failure again says so here too, next to the button pressed.
+      if (settledIn.status === "failed")
+        setError(`${settling.label} failed: ${asSentence(settledIn.error ?? settledIn.reason)}`);
     }
-  }, [current, settling]);
+  }, [current, settling, settledIn]);
 
   // An error from while the server was away is stale once it is back.
   useEffect(() => {
