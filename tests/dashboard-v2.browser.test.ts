@@ -59,7 +59,9 @@ function watch(page: Page): string[] {
     problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on("response", (r) => {
-    if (r.status() >= 500) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+    // 5xx is a server fault; 404 a missing file (the favicon was one on every load).
+    if (r.status() >= 500 || r.status() === 404)
+      problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
   return problems;
 }
@@ -247,6 +249,29 @@ describe("dashboard v2", () => {
       await context.close();
     }
   }, 120_000);
+
+  it("says so when the browser keeps no session cookie, instead of looping to sign-in", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      // As a browser that refuses the cookie (a Secure cookie over plain http was one): the
+      // sign-in is accepted, but no cookie arrives. (route.fetch would store the real one.)
+      await page.route("**/api/auth/login", (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: JSON.stringify({ ok: true, expiresAt: Date.now() + 3_600_000 }),
+        }),
+      );
+      await page.goto(`${server.url}/login`);
+      await signIn(page, server.secrets.admin);
+      await textOf(page.getByTestId("login-error"), /did not keep the session cookie/);
+      expect(new URL(page.url()).pathname).toBe("/login");
+      expect(await focused(page)).toBe("login-error");
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it("a panel whose request fails shows its own error, never a page-wide one", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
