@@ -209,6 +209,8 @@ describe("dashboard v2", () => {
       expect(await page.getByTestId("top-line-fix").textContent()).toBe("Start fresh");
       await shots(context, "failed", /^Failed: /);
       await page.getByTestId("top-line-fix").click();
+      await dialog.waitFor({ state: "visible", timeout: UI_MS });
+      await page.getByTestId("confirm-ok").click();
       await textOf(page.getByTestId("top-line-text"), AWAKE, TRANSITION_MS);
       await textOf(page.getByTestId("cost-awake"), /^awake \d+ s of /);
 

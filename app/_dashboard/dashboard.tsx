@@ -51,7 +51,13 @@ export function Dashboard() {
       <main className={stale ? "dash stale" : "dash"} aria-busy={overview === null}>
         {stale ? <LiveBanner live={feed.live} now={Date.now()} /> : null}
         <div className="grid">
-          <TopLine overview={overview} now={now} actions={actions} trail={feed.trail} />
+          <TopLine
+            overview={overview}
+            now={now}
+            actions={actions}
+            trail={feed.trail}
+            confirm={confirm}
+          />
           {/* The deploy setup checklist (its own component, branch `deploy`) goes here. */}
           <GettingStarted overview={overview} />
           <StatusPanel overview={overview} now={now}>

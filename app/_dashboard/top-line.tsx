@@ -1,7 +1,8 @@
 "use client";
 
+import type { ConfirmRequest } from "./confirm-dialog";
 import { formatDuration } from "./format";
-import { headline } from "./headline";
+import { type Fix, headline } from "./headline";
 import type { Overview, Transition } from "./types";
 import type { Actions } from "./use-actions";
 
@@ -21,11 +22,13 @@ export function TopLine({
   now,
   actions,
   trail,
+  confirm,
 }: {
   overview: Overview | null;
   now: number;
   actions: Actions;
   trail: Transition[];
+  confirm(request: ConfirmRequest): Promise<boolean>;
 }) {
   if (!overview)
     return (
@@ -35,6 +38,24 @@ export function TopLine({
     );
   const h = headline(overview, now);
   const locked = overview.transitioning || actions.busy !== null;
+  const fix = async (f: Fix) => {
+    if (!f) return;
+    // Starting fresh replaces the agent's files with an empty sandbox: asked first.
+    if (f.body.fresh) {
+      const ok = await confirm({
+        title: "Start fresh?",
+        body: (
+          <p>
+            The agent starts in an empty sandbox. Its saved state cannot be restored (that is why it
+            failed); no snapshot is deleted.
+          </p>
+        ),
+        confirmLabel: "Start fresh",
+      });
+      if (!ok) return;
+    }
+    await actions.run(f.label, "/api/sandbox/start", { body: f.body });
+  };
   return (
     <section
       id="top-line"
@@ -57,9 +78,7 @@ export function TopLine({
           <button
             type="button"
             disabled={locked}
-            onClick={() =>
-              actions.run(h.fix?.label ?? "Wake", "/api/sandbox/start", { body: h.fix?.body ?? {} })
-            }
+            onClick={() => fix(h.fix)}
             data-testid="top-line-fix"
           >
             {h.fix.label}
