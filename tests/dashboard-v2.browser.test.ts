@@ -104,6 +104,11 @@ async function shots(context: BrowserContext, name: string, topLine: RegExp): Pr
       await p.getByTestId("channel-card").first().waitFor({ timeout: UI_MS });
       await p.screenshot({ path: join(SHOTS, `v2-${name}-${suffix}.png`), fullPage: true });
       const lowContrast = await lowContrastText(p);
+      // Nothing sticks out sideways (a phone would scroll the whole page horizontally).
+      const overflow = await p.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${name} ${suffix}: horizontal overflow`).toBe(0);
       await p.close();
       expect(problems).toEqual([]);
       expect(lowContrast, `${name} ${suffix}`).toEqual([]);
