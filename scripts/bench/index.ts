@@ -15,6 +15,8 @@ const ALL = {
   channels:
     "Telegram, WhatsApp, Slack and Discord webhooks to a sleeping agent: ack p50/p99, waiting indicator and reply latency",
   cli: "operator CLI: spawn-to-exit of status, events, send, config check vs bare Node anchors",
+  dashboard:
+    "dashboard live feed vs the old poller: statuses of a wake/sleep seen and how late; store calls of an open feed",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

@@ -29,7 +29,7 @@ export interface Overview {
   awake: { day: AwakeSummary; month: AwakeSummary };
   retention: string;
   canWakeFromSnapshot: boolean;
-  settings: { activeDurationMs: number; heartbeatIntervalMs: number };
+  settings: { activeDurationMs: number; heartbeatIntervalMs: number; snapshotsKept: number };
 }
 
 export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise<Overview> {
@@ -86,6 +86,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
     settings: {
       activeDurationMs: settings.activeDurationMs,
       heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs,
+      snapshotsKept: ctx.timings.snapshotsKept,
     },
   };
 }

@@ -75,7 +75,14 @@ export class SandboxLifecycleManager {
           return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;
         if (now.value.status === "running") {
           // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
-          const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
+          const slept = await snapshotAndStop(
+            this.d,
+            this.cell,
+            lock,
+            "operator restart",
+            null,
+            false,
+          );
           if (slept.status !== "sleeping")
             return {
               status: "failed",
