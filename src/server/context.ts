@@ -10,6 +10,8 @@ import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
 import type { WakeHook } from "./domain/wake-hook";
+import { QStashWakeScheduler } from "./cron/qstash-wakes";
+import type { WakeScheduler } from "./domain/wake-scheduler";
 import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
@@ -37,6 +39,8 @@ export interface AppContext {
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
   manager: SandboxLifecycleManager;
+  /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
+  wakeScheduler: WakeScheduler | null;
   clock: () => number;
   /** Closes the store (tests; the server keeps its context for its lifetime). */
   close(): Promise<void>;
@@ -124,6 +128,16 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     clock,
     timings,
   });
+  const wakeScheduler = env.scheduler
+    ? new QStashWakeScheduler({
+        settings: env.scheduler,
+        kv: store.kv,
+        cronUrl: `${env.publicUrl}/api/cron`,
+        protectionBypass: env.protectionBypass,
+        clock,
+        logger,
+      })
+    : undefined;
   const manager = new SandboxLifecycleManager({
     store,
     provider,
@@ -138,6 +152,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     publicUrl: env.publicUrl,
     clock,
     sidecarTimings: o.sidecarTimings,
+    wakeScheduler,
   });
   return {
     version: packageJson.version,
@@ -152,6 +167,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     agent,
     channels,
     manager,
+    wakeScheduler: wakeScheduler ?? null,
     clock,
     close: () => store.close(),
   };
