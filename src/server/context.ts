@@ -9,8 +9,8 @@ import type { SidecarTimings } from "../protocol/sidecar-config";
 import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
-import type { WakeHook } from "./domain/wake-hook";
 import { QStashWakeScheduler } from "./cron/qstash-wakes";
+import type { WakeHook } from "./domain/wake-hook";
 import type { WakeScheduler } from "./domain/wake-scheduler";
 import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
@@ -150,6 +150,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     timings,
     masterSecret: secrets.secrets.CLAWRUN_SECRET,
     publicUrl: env.publicUrl,
+    protectionBypass: env.protectionBypass,
     clock,
     sidecarTimings: o.sidecarTimings,
     wakeScheduler,

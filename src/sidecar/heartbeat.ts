@@ -6,6 +6,8 @@ export interface HeartbeatOptions {
   /** `<parentUrl>/api/heartbeat`. */
   url: string;
   secret: string;
+  /** Sent with every heartbeat (Deployment Protection's bypass header). */
+  extraHeaders?: Record<string, string>;
   intervalMs: number;
   timeoutMs: number;
   /** Builds the body at send time, so a coalesced send carries the latest state. */
@@ -87,7 +89,11 @@ export class Heartbeat {
     try {
       const res = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", ...signatureHeaders(secret, raw, at) },
+        headers: {
+          "content-type": "application/json",
+          ...this.opts.extraHeaders,
+          ...signatureHeaders(secret, raw, at),
+        },
         body: raw,
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -9,7 +9,11 @@ describe("scheduledWakeAt", () => {
   it.each([
     ["no job", { status: "sleeping", cronDueAt: null }, null],
     ["sleeping: the lead time before", { status: "sleeping", cronDueAt: 100_000 }, 40_000],
-    ["never started: the lead time before", { status: "uninitialized", cronDueAt: 100_000 }, 40_000],
+    [
+      "never started: the lead time before",
+      { status: "uninitialized", cronDueAt: 100_000 },
+      40_000,
+    ],
     ["failed: the lead time before", { status: "failed", cronDueAt: 100_000 }, 40_000],
     ["running: at the due time", { status: "running", cronDueAt: 100_000 }, 100_000],
   ] as const)("%s", (_name, patch, expected) => {

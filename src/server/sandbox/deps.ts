@@ -28,6 +28,8 @@ export interface LifecycleDeps {
   masterSecret: string;
   /** Where sidecars send heartbeats. */
   publicUrl: string;
+  /** VERCEL_AUTOMATION_BYPASS_SECRET: sidecars send it as a header through Deployment Protection. */
+  protectionBypass: string | null;
   clock: () => number;
   /** One-shot wakes for cron jobs while no tick runs (QStash on Vercel); absent: none. */
   wakeScheduler?: WakeScheduler;
