@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
 import { type AppEnv, readEnv } from "../config/env";
+import { withEnvironmentDefaults } from "../config/environment-defaults";
 import type { LoadedConfig } from "../config/load-config";
 import { secretPaths } from "../config/secret-paths";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
@@ -82,7 +83,7 @@ export function getContext(): Promise<AppContext> {
 export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
   const cwd = o.cwd ?? process.cwd();
   const env = readEnv(o.source, cwd);
-  const config = loadClawrunConfig(env.configPath);
+  const config = withEnvironmentDefaults(loadClawrunConfig(env.configPath), env);
   const logger =
     o.logger ??
     createLogger({
