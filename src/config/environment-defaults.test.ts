@@ -9,8 +9,12 @@ function loaded(text: string) {
 describe("withEnvironmentDefaults", () => {
   it("runs the agent in Vercel Sandbox on Vercel and locally elsewhere, when the file says nothing", () => {
     const file = loaded('{ "agent": { "type": "echo" } }');
-    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe("vercel");
-    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe("local");
+    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe(
+      "vercel",
+    );
+    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe(
+      "local",
+    );
   });
 
   it("keeps the provider the file names", () => {
@@ -22,7 +26,11 @@ describe("withEnvironmentDefaults", () => {
     const { readFileSync } = await import("node:fs");
     const file = loaded(readFileSync("clawrun.json", "utf8"));
     expect(file.config.$schema).toBe("./clawrun.schema.json");
-    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe("vercel");
-    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe("local");
+    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe(
+      "vercel",
+    );
+    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe(
+      "local",
+    );
   });
 });
