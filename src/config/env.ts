@@ -137,8 +137,23 @@ export function readEnv(
   source: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
 ): AppEnv {
+  const { env, problems } = inspectEnv(source, cwd);
+  if (!env || problems.length > 0) throw new EnvError(problems);
+  return env;
+}
+
+/**
+ * Like readEnv, but reports the problems beside what could be read instead of throwing, so
+ * the setup checklist can say everything that is missing at once (`env` is null only when a
+ * value is malformed; a missing store leaves `store` at sqlite and names the problem).
+ */
+export function inspectEnv(
+  source: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): { env: AppEnv | null; problems: string[] } {
   const parsed = envSchema.safeParse(source, { reportInput: false });
-  if (!parsed.success) throw new EnvError(formatIssues("environment", parsed.error.issues));
+  if (!parsed.success)
+    return { env: null, problems: formatIssues("environment", parsed.error.issues) };
   const e = parsed.data;
   const problems: string[] = [];
   const onVercel = e.VERCEL === "1";
@@ -148,7 +163,6 @@ export function readEnv(
     problems.push(VERCEL_STORE_MISSING);
   const scheduler = selectScheduler(e, problems);
   const timingOverrides = parseTimings(e.CLAWRUN_TIMINGS, problems);
-  if (problems.length > 0) throw new EnvError(problems);
 
   const givenSecrets: Partial<Record<SecretName, string>> = {};
   for (const name of SECRET_NAMES) {
@@ -162,7 +176,7 @@ export function readEnv(
     : null;
   const ownSecrets = new Set<string>(SECRET_NAMES);
 
-  return {
+  const env: AppEnv = {
     onVercel,
     production: e.NODE_ENV === "production",
     stateDir: isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir),
@@ -187,6 +201,7 @@ export function readEnv(
     passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
     moduleEnv: (schema, extra = {}) => parseModuleEnv(schema, { ...extra, ...nonEmpty(source) }),
   };
+  return { env, problems };
 }
 
 function selectScheduler(

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
-import { type AppEnv, readEnv } from "../config/env";
+import { type AppEnv, inspectEnv, readEnv } from "../config/env";
 import { withEnvironmentDefaults } from "../config/environment-defaults";
 import type { LoadedConfig } from "../config/load-config";
 import { secretPaths } from "../config/secret-paths";
@@ -173,4 +173,54 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     clock,
     close: () => store.close(),
   };
+}
+
+/**
+ * What the setup checklist can build when the full context cannot (a fresh deployment with
+ * variables missing): each part on its own, each failure kept as a message. The store is
+ * built only when the environment names one.
+ */
+export interface SetupProbe {
+  env: AppEnv | null;
+  envProblems: string[];
+  config: LoadedConfig | null;
+  configProblem: string | null;
+  store: Store | null;
+  provider: SandboxProvider | null;
+  providerProblem: string | null;
+}
+
+export function buildSetupProbe(o: Pick<ContextOptions, "source" | "cwd"> = {}): SetupProbe {
+  const cwd = o.cwd ?? process.cwd();
+  const { env, problems } = inspectEnv(o.source, cwd);
+  const probe: SetupProbe = {
+    env,
+    envProblems: problems,
+    config: null,
+    configProblem: null,
+    store: null,
+    provider: null,
+    providerProblem: null,
+  };
+  if (!env) return probe;
+  try {
+    probe.config = withEnvironmentDefaults(loadClawrunConfig(env.configPath), env);
+  } catch (err) {
+    probe.configProblem = (err as Error).message;
+    return probe;
+  }
+  const cfg = probe.config.config;
+  if (!(env.onVercel && env.store.kind === "sqlite")) {
+    probe.store = createStore(env.store, {
+      instance: cfg.instance.name,
+      stateDir: env.stateDir,
+      onVercel: env.onVercel,
+    });
+  }
+  try {
+    probe.provider = buildProvider(cfg, env, createLogger({ level: "silent", production: true }));
+  } catch (err) {
+    probe.providerProblem = (err as Error).message;
+  }
+  return probe;
 }

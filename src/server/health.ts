@@ -1,4 +1,6 @@
 import { getContext } from "./context";
+import { type SetupItem, setupComplete } from "./setup/checklist";
+import { gatherSetup } from "./setup/gather";
 
 export interface HealthCheck {
   ok: boolean;
@@ -11,6 +13,8 @@ export interface HealthReport {
   uptimeSeconds: number;
   instance: { name: string; status: string; since: number | null; sandboxId: string | null } | null;
   checks: Record<string, HealthCheck>;
+  /** The setup checklist (docs/deploy.md): each missing item with the variable that fixes it. */
+  setup: SetupItem[];
 }
 
 const processStartedAt = Date.now();
@@ -24,12 +28,24 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
     uptimeSeconds: Math.round((now - processStartedAt) / 1000),
     instance: null,
     checks,
+    setup: [],
   };
+  const setup = gatherSetup().catch((err: unknown): SetupItem[] => [
+    {
+      id: "setup",
+      label: "Setup checklist",
+      need: "required",
+      ok: false,
+      detail: `could not be gathered: ${(err as Error).message}`,
+      fix: null,
+    },
+  ]);
   let ctx: Awaited<ReturnType<typeof getContext>>;
   try {
     ctx = await getContext();
   } catch (err) {
     checks.config = { ok: false, detail: (err as Error).message };
+    report.setup = await setup;
     return report;
   }
   report.version = ctx.version;
@@ -56,7 +72,8 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
       checks.state = { ok: false, detail: (err as Error).message };
     }
   }
-  report.ok = Object.values(checks).every((c) => c.ok);
+  report.setup = await setup;
+  report.ok = Object.values(checks).every((c) => c.ok) && setupComplete(report.setup);
   return report;
 }
 
