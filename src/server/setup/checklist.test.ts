@@ -48,6 +48,20 @@ describe("setupChecklist", () => {
     expect(setupComplete(setupChecklist(fresh))).toBe(false);
   });
 
+  it("passes on the provider's own rule when it names no single variable", () => {
+    const rule =
+      "the vercel provider needs VERCEL_OIDC_TOKEN (set on Vercel) or all of VERCEL_TOKEN, VERCEL_TEAM_ID and VERCEL_PROJECT_ID";
+    const facts = {
+      ...green,
+      provider: {
+        name: "vercel",
+        check: { ok: false, detail: `environment: ${rule} (the vercel provider needs it)` },
+        missingEnv: [],
+      },
+    };
+    expect(open(facts)).toEqual([{ id: "provider", fix: rule }]);
+  });
+
   it("says plainly that cron jobs fire at most daily without a scheduler (recommended, not required)", () => {
     const daily = { ...green, cron: { jobs: 2, scheduler: "daily-cron" as const } };
     const item = setupChecklist(daily).find((i) => i.id === "cron");

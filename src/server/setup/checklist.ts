@@ -80,11 +80,7 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
     need: "required",
     ok: f.provider.check.ok,
     detail: f.provider.check.detail,
-    fix: f.provider.check.ok
-      ? null
-      : f.provider.missingEnv.length > 0
-        ? `set ${f.provider.missingEnv.join(", ")}`
-        : "check the provider's credentials",
+    fix: providerFix(f.provider),
   });
   for (const name of Object.keys(SECRET_LABELS)) {
     const missing = f.missingSecrets.includes(name);
@@ -139,6 +135,14 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
     }
   }
   return items;
+}
+
+function providerFix(p: SetupFacts["provider"]): string | null {
+  if (p.check.ok) return null;
+  if (p.missingEnv.length > 0) return `set ${p.missingEnv.join(", ")}`;
+  // The provider's own rule names the variables (e.g. "needs VERCEL_OIDC_TOKEN or all of …").
+  const rule = /^environment: (.*?)(?: \(the \w+ provider needs it\))?$/m.exec(p.check.detail);
+  return rule?.[1] ?? "check the provider's credentials";
 }
 
 function cronItem(f: SetupFacts): SetupItem {
