@@ -108,7 +108,7 @@ export interface AppEnv {
   logLevel: string;
   /** Test-only shortening of lifecycle internals (CLAWRUN_TIMINGS); empty in normal runs. */
   timingOverrides: Partial<LifecycleTimings>;
-  /** In-process reconcile tick: on by default locally, off on Vercel (Vercel Cron calls /api/cron). */
+  /** In-process reconcile tick: on by default locally, off on Vercel (lazy ticks, daily cron, QStash wakes). */
   localTick: boolean;
   /** Basics sandbox processes inherit on the local provider (never secrets). */
   hostEnv: { PATH: string; LANG?: string; TZ?: string };

@@ -79,7 +79,11 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
     label: `Sandbox provider credentials (${f.provider.name})`,
     need: "required",
     ok: f.provider.check.ok,
-    detail: f.provider.check.detail,
+    // When the provider's rule is the fix, the detail need not repeat it.
+    detail:
+      !f.provider.check.ok && f.provider.check.detail.startsWith("environment:")
+        ? "credentials not set"
+        : f.provider.check.detail,
     fix: providerFix(f.provider),
   });
   for (const name of Object.keys(SECRET_LABELS)) {
