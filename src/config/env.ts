@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ClawrunError } from "../protocol/clawrun-error";
 import { LIFECYCLE, type LifecycleTimings } from "./constants";
 import { formatIssues } from "./format-issues";
-import { selectStore, VERCEL_STORE_MISSING } from "./store-env";
+import { type StoreSettings, selectStore, VERCEL_STORE_MISSING } from "./store-env";
 
 /**
  * The only reader of process.env. Everything else receives an `AppEnv`.
@@ -60,11 +60,7 @@ const envSchema = z.object({
   NODE_ENV: optionalString,
 });
 
-export type StoreSettings =
-  | { kind: "sqlite" }
-  /** `source`: the variable name without `_URL` (UPSTASH_REDIS_REST, KV_REST_API, <PREFIX>_KV_REST_API). */
-  | { kind: "upstash"; url: string; token: string; source: string }
-  | { kind: "redis-tcp"; url: string };
+export type { StoreSettings };
 
 export interface SchedulerSettings {
   kind: "qstash";

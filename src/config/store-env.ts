@@ -1,4 +1,9 @@
-import type { StoreSettings } from "./env";
+/** Which store ClawRun uses, as the environment names it. */
+export type StoreSettings =
+  | { kind: "sqlite" }
+  /** `source`: the variable name without `_URL` (UPSTASH_REDIS_REST, KV_REST_API, <PREFIX>_KV_REST_API). */
+  | { kind: "upstash"; url: string; token: string; source: string }
+  | { kind: "redis-tcp"; url: string };
 
 /**
  * Which store the environment names (docs/deploy.md, "The store"). Pure: reads the given
