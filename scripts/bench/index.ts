@@ -16,6 +16,8 @@ const ALL = {
     "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
   "channels-slack-discord":
     "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
+  "scheduled-wake":
+    "a sleeping agent's cron job with no timer: QStash one-shot wakes vs the local tick loop (anchor)",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

@@ -42,18 +42,19 @@ export class QStashWakeScheduler implements WakeScheduler {
 
   async ensure(at: number | null): Promise<void> {
     const planned = parsePlanned(await this.o.kv.get(PLANNED_KEY));
-    const change = planWakeChange(at, planned);
+    const now = this.o.clock();
+    const change = planWakeChange(at, planned, now);
     if (change.cancel) {
-      // Already delivered or gone: nothing to cancel, and a spare wake is harmless anyway.
+      // Gone meanwhile: nothing to cancel, and a spare wake is harmless anyway.
       await this.client.messages.cancel(change.cancel).catch((err: unknown) => {
         this.o.logger.debug({ err: String(err) }, "scheduled wake: nothing to cancel");
       });
     }
     if (change.publish === null) {
-      if (change.cancel) await this.o.kv.delete(PLANNED_KEY);
+      // No wake wanted any more: forget the plan (the same time still planned: keep it).
+      if (at === null && planned) await this.o.kv.delete(PLANNED_KEY);
       return;
     }
-    const now = this.o.clock();
     const { messageId } = await this.client.publishJSON({
       url: this.o.cronUrl,
       body: { reason: "scheduled wake", at: change.publish },

@@ -22,13 +22,25 @@ describe("scheduledWakeAt", () => {
 });
 
 describe("planWakeChange", () => {
+  const NOW = 1_000;
   it.each([
     ["nothing wanted, nothing planned", null, null, { cancel: null, publish: null }],
-    ["the same time is planned", 5, { at: 5, messageId: "m1" }, { cancel: null, publish: null }],
-    ["first plan", 5, null, { cancel: null, publish: 5 }],
-    ["moved", 7, { at: 5, messageId: "m1" }, { cancel: "m1", publish: 7 }],
-    ["no longer wanted", null, { at: 5, messageId: "m1" }, { cancel: "m1", publish: null }],
+    [
+      "the same time is planned",
+      5_000,
+      { at: 5_000, messageId: "m1" },
+      { cancel: null, publish: null },
+    ],
+    ["first plan", 5_000, null, { cancel: null, publish: 5_000 }],
+    ["moved", 7_000, { at: 5_000, messageId: "m1" }, { cancel: "m1", publish: 7_000 }],
+    ["no longer wanted", null, { at: 5_000, messageId: "m1" }, { cancel: "m1", publish: null }],
+    [
+      "the planned one was delivered already",
+      7_000,
+      { at: 500, messageId: "m1" },
+      { cancel: null, publish: 7_000 },
+    ],
   ] as const)("%s", (_name, want, planned, expected) => {
-    expect(planWakeChange(want, planned)).toEqual(expected);
+    expect(planWakeChange(want, planned, NOW)).toEqual(expected);
   });
 });

@@ -19,8 +19,16 @@ export interface WakeChange {
   publish: number | null;
 }
 
-/** Pure: what to change so that exactly `want` is planned, given what is planned now. */
-export function planWakeChange(want: number | null, planned: PlannedWake | null): WakeChange {
+/**
+ * Pure: what to change so that exactly `want` is planned, given what is planned now. A plan
+ * whose time has passed was delivered already: nothing left to cancel.
+ */
+export function planWakeChange(
+  want: number | null,
+  planned: PlannedWake | null,
+  now: number,
+): WakeChange {
   if (planned && planned.at === want) return { cancel: null, publish: null };
-  return { cancel: planned?.messageId ?? null, publish: want };
+  const pending = planned !== null && planned.at > now;
+  return { cancel: pending ? planned.messageId : null, publish: want };
 }
