@@ -15,7 +15,9 @@ let server: ClawrunServer;
 beforeAll(async () => {
   server = await startClawrun({
     env: { CLAWRUN_LOCAL_TICK: "0" },
-    timings: { tickIntervalMs: 1_000, heartbeatIntervalMs: 1_000 },
+    // Lazy ticks may run every second; heartbeats (which also trigger them) keep the seed's
+    // minute, so none arrives in the window where the test watches nothing happen.
+    timings: { tickIntervalMs: 1_000 },
   });
 });
 
@@ -55,6 +57,8 @@ describe("lazy checks where no timer runs", () => {
       30_000,
       200,
     );
+    // Let the first heartbeat's and the last view's lazy ticks finish while the sandbox lives.
+    await new Promise((r) => setTimeout(r, 2_000));
     // The sandbox stops behind ClawRun's back (a host restart, a native TTL).
     const provider = new LocalProvider({
       stateDir: server.stateDir,

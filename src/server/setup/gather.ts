@@ -1,7 +1,7 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
-import { type AppContext, buildSetupProbe, getContext } from "../context";
+import { type AppContext, buildSetupProbe } from "../context";
 import { findProvider } from "../providers";
 import { type CheckResult, type SetupFacts, type SetupItem, setupChecklist } from "./checklist";
 
@@ -52,16 +52,24 @@ function cronFacts(env: AppEnv, jobs: number): SetupFacts["cron"] {
   return { jobs, scheduler };
 }
 
-/** The checklist for this deployment, from the full context or, when that fails, a probe. */
-export async function gatherSetup(): Promise<SetupItem[]> {
-  const ctx = await getContext().catch(() => null);
-  return setupChecklist(ctx ? await fromContext(ctx) : await fromProbe());
+/** Checks the caller made already (health's store and provider checks), not repeated here. */
+export interface KnownChecks {
+  store: Promise<CheckResult>;
+  provider: Promise<CheckResult>;
 }
 
-async function fromContext(ctx: AppContext): Promise<SetupFacts> {
+/** The checklist for this deployment, from the full context or, when that fails, a probe. */
+export async function gatherSetup(
+  ctx: AppContext | null,
+  known: KnownChecks | null = null,
+): Promise<SetupItem[]> {
+  return setupChecklist(ctx ? await fromContext(ctx, known) : await fromProbe());
+}
+
+async function fromContext(ctx: AppContext, known: KnownChecks | null): Promise<SetupFacts> {
   const [storeCheck, providerCheck, reachable, channels] = await Promise.all([
-    timed(() => ctx.store.ping()),
-    timed((signal) => ctx.provider.check(signal)),
+    known?.store ?? timed(() => ctx.store.ping()),
+    known?.provider ?? timed((signal) => ctx.provider.check(signal)),
     reachPublicUrl(ctx.env),
     Promise.all(
       [...ctx.channels.values()].map(async (c) => {
