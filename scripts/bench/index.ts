@@ -17,6 +17,8 @@ const ALL = {
   cli: "operator CLI: spawn-to-exit of status, events, send, config check vs bare Node anchors",
   dashboard:
     "dashboard live feed vs the old poller: statuses of a wake/sleep seen and how late; store calls of an open feed",
+  "scheduled-wake":
+    "a sleeping agent's cron job with no timer: QStash one-shot wakes vs the local tick loop (anchor)",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import { buildChildEnv, expandArgs, localBinDir } from "./daemon-env";
 
 describe("buildChildEnv", () => {
@@ -15,6 +15,11 @@ describe("buildChildEnv", () => {
     expect(env[HB_SECRET_ENV]).toBeUndefined();
     expect(env.A).toBe("1");
     expect("GONE" in env).toBe(false);
+  });
+
+  it("drops the Deployment Protection bypass too (the agent never needs it)", () => {
+    const env = buildChildEnv({ base: { ...base, [BYPASS_ENV]: "bypass" }, root: "/sbx" });
+    expect(env[BYPASS_ENV]).toBeUndefined();
   });
 
   it("prepends <root>/.local/bin to PATH once and sets PORT", () => {

@@ -1,5 +1,5 @@
 import { delimiter, join } from "node:path";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 
 export interface ChildEnvOptions {
   /** The sidecar's own environment (process.env). */
@@ -31,6 +31,7 @@ export function buildChildEnv(opts: ChildEnvOptions): Record<string, string> {
   }
   for (const [key, value] of Object.entries(opts.extra ?? {})) env[key] = value;
   delete env[HB_SECRET_ENV];
+  delete env[BYPASS_ENV];
 
   const bin = localBinDir(opts.root);
   // With no PATH at all, `sh` and friends would not resolve once ~/.local/bin is prepended.

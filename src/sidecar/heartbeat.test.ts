@@ -78,6 +78,25 @@ describe("Heartbeat", () => {
     expect(hb.state.lastTick).toBe(Number(got.headers["x-clawrun-timestamp"]));
   });
 
+  it("carries Deployment Protection's bypass header when given, and no such header otherwise", async () => {
+    const p = await parent();
+    const plain = heartbeat(p.url);
+    await plain.hb.start();
+    plain.hb.stop();
+    const { hb } = heartbeat(p.url, {
+      extraHeaders: { "x-vercel-protection-bypass": "bypass-secret-1" },
+    });
+    await hb.start();
+    expect(p.received.map((r) => r.headers["x-vercel-protection-bypass"])).toEqual([
+      undefined,
+      "bypass-secret-1",
+    ]);
+    const got = p.received[1];
+    if (!got) throw new Error("no heartbeat");
+    const headers = { get: (n: string) => (got.headers[n] as string | undefined) ?? null };
+    expect(verify(SECRET, headers, got.raw, Date.now())).toMatchObject({ ok: true });
+  });
+
   it("ticks every intervalMs after the immediate first one", async () => {
     const p = await parent();
     const { hb } = heartbeat(p.url, { intervalMs: 100 });

@@ -7,6 +7,8 @@ export interface HeartbeatOptions {
   /** `<parentUrl>/api/heartbeat`. */
   url: string;
   secret: string;
+  /** Sent with every heartbeat (Deployment Protection's bypass header). */
+  extraHeaders?: Record<string, string>;
   intervalMs: number;
   timeoutMs: number;
   /** Builds the body at send time, so a coalesced send carries the latest state. */
@@ -86,7 +88,12 @@ export class Heartbeat {
     this.current.lastTick = at;
     const wasOk = this.current.lastSuccess;
     try {
-      const res = await postJson(url, raw, signatureHeaders(secret, raw, at), timeoutMs);
+      const res = await postJson(
+        url,
+        raw,
+        { ...this.opts.extraHeaders, ...signatureHeaders(secret, raw, at) },
+        timeoutMs,
+      );
       const text = res.text;
       if (res.status < 200 || res.status >= 300) {
         this.current.lastSuccess = false;

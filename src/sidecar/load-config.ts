@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import {
   effectiveTimings,
   parseSidecarConfig,
@@ -16,6 +16,8 @@ export interface LoadedConfig {
   config: SidecarConfig;
   timings: SidecarTimings;
   secret: string;
+  /** Deployment Protection bypass sent with each heartbeat (BYPASS_ENV); null when unset. */
+  bypass: string | null;
 }
 
 /** Reads and validates argv[2] and the heartbeat secret from the environment. */
@@ -50,5 +52,5 @@ export function loadConfig(
   if (!secret) {
     throw new ConfigError(`${HB_SECRET_ENV} is not set: heartbeats cannot be signed`);
   }
-  return { config, timings: effectiveTimings(config), secret };
+  return { config, timings: effectiveTimings(config), secret, bypass: env[BYPASS_ENV] || null };
 }

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { resolveListenPort } from "../protocol/constants";
+import { BYPASS_HEADER, resolveListenPort } from "../protocol/constants";
 import { DAEMON_HOST } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
@@ -31,12 +31,12 @@ export async function startSidecar(
   loaded: LoadedConfig,
   env: Record<string, string | undefined>,
 ): Promise<RunningSidecar> {
-  const { config, timings, secret } = loaded;
+  const { config, timings, secret, bypass } = loaded;
   const startedAt = Date.now();
   const log = new LogFile({
     path: logPath(config.root),
     maxBytes: timings.logMaxBytes,
-    redact: [secret],
+    redact: bypass ? [secret, bypass] : [secret],
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
@@ -105,6 +105,7 @@ export async function startSidecar(
   heartbeat = new Heartbeat({
     url: heartbeatUrl(config.parentUrl),
     secret,
+    ...(bypass ? { extraHeaders: { [BYPASS_HEADER]: bypass } } : {}),
     intervalMs: timings.heartbeatIntervalMs,
     timeoutMs: timings.heartbeatTimeoutMs,
     log,

@@ -15,6 +15,7 @@ import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
+import { replanOnChange } from "./scheduled-wake";
 import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
@@ -43,7 +44,7 @@ export class SandboxLifecycleManager {
   readonly cell: StateCell;
 
   constructor(private readonly d: LifecycleDeps) {
-    this.cell = new StateCell(d.store, d.clock, d.logger);
+    this.cell = new StateCell(d.store, d.clock, d.logger, replanOnChange(d));
   }
 
   getState(): Promise<Versioned<InstanceState>> {

@@ -6,6 +6,7 @@ import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from ".
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { restAfterDeath } from "./rest-after-death";
+import { ensureScheduledWake } from "./scheduled-wake";
 import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { snapshotAndStop } from "./sleep";
@@ -74,6 +75,11 @@ export async function reconcile(
     await ops.sendReplies();
   } catch (err) {
     report.errors.push(`replies: ${errorMessage(err)}`);
+  }
+  try {
+    await ensureScheduledWake(d, (await cell.read()).value);
+  } catch (err) {
+    report.errors.push(`scheduled wake: ${errorMessage(err)}`);
   }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
   return report;

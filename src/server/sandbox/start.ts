@@ -79,7 +79,7 @@ export async function startSandbox(
 
     mark = d.clock();
     await lock.confirm();
-    await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id));
+    await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id), d.protectionBypass);
     timings.sidecarStartMs = d.clock() - mark;
     cur = await cell.transition(
       cur,

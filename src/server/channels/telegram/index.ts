@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { deriveSecretToken } from "./secret-token";
 import { TelegramApi } from "./telegram-api";
 import { TelegramChannel } from "./telegram-channel";
@@ -51,7 +52,7 @@ export const telegramChannel: ChannelModule<
       api: new TelegramApi({ baseUrl: config.apiBaseUrl, token: deps.env.TELEGRAM_BOT_TOKEN }),
       secretToken:
         deps.env.TELEGRAM_WEBHOOK_SECRET ?? deriveSecretToken(deps.env.CLAWRUN_WEBHOOK_SECRET),
-      webhookUrl: `${deps.publicUrl}/api/webhooks/telegram`,
+      webhookUrl: channelWebhookUrl(deps, "telegram"),
       attachments: config.attachments,
       allowedChats: config.allowedChats,
       kv: deps.kv,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { GraphApi } from "./graph-api";
 import { WhatsappChannel } from "./whatsapp-channel";
 
@@ -61,7 +62,7 @@ export const whatsappChannel: ChannelModule<
       }),
       appSecret: deps.env.WHATSAPP_APP_SECRET,
       verifyToken: deps.env.WHATSAPP_VERIFY_TOKEN,
-      webhookUrl: `${deps.publicUrl}/api/webhooks/whatsapp`,
+      webhookUrl: channelWebhookUrl(deps, "whatsapp"),
       attachments: config.attachments,
       phoneNumberId: config.phoneNumberId,
       allowedSenders: config.allowedSenders,
