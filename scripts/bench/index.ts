@@ -8,7 +8,8 @@ import { execFileSync } from "node:child_process";
 const ALL = {
   store: "state store: heartbeat path latency and commands per heartbeat",
   heartbeat: "heartbeat handling (route handler) latency and store round trips",
-  snapshot: "local provider snapshot/restore vs tar -czf/-xzf of 100 MB / 20,000 files",
+  snapshot:
+    "local provider snapshot/restore vs tar --zstd (same level) and tar -czf/-xzf of 100 MB / 20,000 files",
   sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
   "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
