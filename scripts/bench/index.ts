@@ -17,6 +17,9 @@ const ALL = {
     "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
   "channels-slack-discord":
     "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
+  load: "1,000 signed messages over 10 s to a sleeping agent across 20 conversations: 202 p50/p99 during the wake, one wake, delivery, server RSS",
+  "heartbeat-load":
+    "100 heartbeats/s for 60 s through the heartbeat route with the Redis store: p99 and store commands per heartbeat",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;
