@@ -49,8 +49,12 @@ export class CountingRequester implements Requester {
 export interface CountedApp {
   ctx: AppContext;
   counter: Counter;
-  /** Sends one signed heartbeat from the current sandbox through the production handler. */
-  heartbeat(): Promise<string>;
+  /**
+   * Prepares one signed heartbeat from the current sandbox (reading the state to find it, which
+   * is not part of the heartbeat's cost); the returned function sends it through the production
+   * handler and answers the action.
+   */
+  heartbeat(): Promise<() => Promise<string>>;
   close(): Promise<void>;
 }
 
@@ -118,10 +122,12 @@ export async function countedApp(adapter: "sqlite" | "redis", redisUrl?: string)
       body,
       headers: signatureHeaders(secret, body),
     });
-    const { response, followUp } = await handleHeartbeatRequest(request, ctx);
-    await followUp?.();
-    const answer = (await response.json()) as { action?: string };
-    return String(answer.action);
+    return async () => {
+      const { response, followUp } = await handleHeartbeatRequest(request, ctx);
+      await followUp?.();
+      const answer = (await response.json()) as { action?: string };
+      return String(answer.action);
+    };
   };
   const close = async () => {
     for (const s of await ctx.provider.list())
