@@ -174,7 +174,13 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     webhookSecret: source.CLAWRUN_WEBHOOK_SECRET as string,
     async setParentUp(up) {
       if (up && !server.listening) await listen();
-      if (!up && server.listening) await new Promise<void>((r) => server.close(() => r()));
+      if (!up && server.listening) {
+        // A "down" parent also drops the sidecar's kept-alive connections (close() alone
+        // would wait for them to go idle and time out, about a minute).
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeAllConnections();
+        await closed;
+      }
     },
     async stop() {
       if (server.listening) {
