@@ -117,8 +117,8 @@ function table(sqlite: Map<Step, Cost>, redis: Map<Step, Cost>): string {
       String(redis.get(step)?.commands),
     ]),
   ];
-  const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(" | ")} |`;
+  const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ")} |`;
   return [
     line(rows[0] as string[]),
     `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { postMessage } from "../support/fault-agents";
@@ -58,7 +59,7 @@ describe("faults: snapshots", () => {
     // Incompressible agent data larger than the whole disk.
     const sandboxId = (await harness().status()).sandboxId as string;
     const big = join((await harness().provider.get(sandboxId)).root, "model.bin");
-    writeFileSync(big, execFileSync("head", ["-c", String(8 * 1024 * 1024), "/dev/urandom"]));
+    writeFileSync(big, randomBytes(8 * 1024 * 1024));
 
     const outcome = await harness().manager.sleep("test");
     expect(outcome).toMatchObject({ status: "kept-running" });
@@ -73,7 +74,7 @@ describe("faults: snapshots", () => {
     expect(readdirSync(snapshotDir()).filter((n) => n.startsWith("."))).toEqual([]);
     await send(sent, "g"); // still delivering meanwhile
 
-    execFileSync("rm", ["-f", big]); // space returns
+    rmSync(big); // space returns
     expect((await harness().manager.sleep("test")).status).toBe("sleeping");
     expect((await harness().status()).snapshotId).not.toBe(first);
     await send(sent, "f");
@@ -86,7 +87,8 @@ describe("faults: snapshots", () => {
       "corrupted",
       (file: string) => {
         const bytes = readFileSync(file);
-        for (let i = Math.floor(bytes.length / 3); i < bytes.length / 3 + 64; i++) bytes[i] ^= 0xff;
+        for (let i = Math.floor(bytes.length / 3); i < bytes.length / 3 + 64; i++)
+          bytes[i] = (bytes[i] ?? 0) ^ 0xff;
         writeFileSync(file, bytes);
       },
     ],

@@ -127,9 +127,12 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     });
     // As the route wrapper does: errors the handler throws are mapped in one place.
     const webhook = /^\/api\/webhooks\/([^/?]+)/.exec(req.url ?? "")?.[1];
-    const { response, followUp } = await (
+    const result = await (
       webhook ? handleWebhookRequest(request, webhook, ctx) : handleHeartbeatRequest(request, ctx)
     ).catch((err: unknown) => ({ response: errorResponse(err, null), followUp: null }));
+    // A handler answers a Response, or one with work to do after it (route.ts, RouteResult).
+    const { response, followUp } =
+      result instanceof Response ? { response: result, followUp: null } : result;
     const text = await response.text();
     if (webhook) {
       res.writeHead(response.status, { "content-type": "application/json" }).end(text);
