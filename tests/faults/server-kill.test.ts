@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startTickLoop } from "../../src/server/tick-loop";
+import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
 import { slowEchoAgent, postMessage } from "../support/fault-agents";
 import { Acknowledged, expectRecovered } from "../support/fault-checks";
 import { freePort, waitFor } from "../support/free-port";
@@ -11,15 +11,13 @@ import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-ha
 /**
  * ClawRun's server SIGKILLed (a) after a 202 and before the wake started, (b) mid-restore,
  * (c) mid-delivery, (d) mid-snapshot — then restarted: a new app on the same store and state
- * dir running its reconcile loop (docs/lifecycle.md, "Repairs"). The killed server is a real
+ * dir whose first tick must repair (docs/lifecycle.md, "Repairs"). The killed server is a real
  * process (tests/fixtures/server-in-child.ts or wake-in-child.ts).
  */
 
 let h: LifecycleHarness | null = null;
 const children: ChildProcess[] = [];
-const loops: { stop(): void }[] = [];
 afterEach(async () => {
-  for (const l of loops.splice(0)) l.stop();
   for (const c of children.splice(0)) c.kill("SIGKILL");
   await h?.stop();
   h = null;
@@ -69,10 +67,14 @@ async function sigkill(child: ChildProcess): Promise<void> {
   await gone;
 }
 
-/** The restarted server: a new app on the same state, with its reconcile loop running. */
-async function restart(): Promise<void> {
-  const manager = await harness().newManager();
-  loops.push(startTickLoop(manager, harness().ctx.timings, harness().ctx.logger));
+/**
+ * The restarted server: a new app on the same state dir and store. It comes up once the dead
+ * server's lock lease has run out, as a real restart takes longer than that (docs/lifecycle.md:
+ * a holder that dies releases the lock within one lease); its first tick must repair.
+ */
+async function restart(): Promise<SandboxLifecycleManager> {
+  await new Promise((r) => setTimeout(r, timings.lockLeaseMs + 100));
+  return harness().newManager();
 }
 
 const status = async () => (await harness().status()).status;
@@ -83,7 +85,8 @@ const id = (tag: string) => `${tag}-${++seq}`;
 async function sleepingAgentWithHistory(sent: Acknowledged, conversations: string[]) {
   for (const c of conversations)
     await postMessage(harness().url, harness().webhookSecret, msg(c), sent);
-  await waitFor("the first messages", async () => (await harness().store.inbox.count()).pending === 0 && (await status()) === "running", 30_000, 50);
+  await harness().settled();
+  expect((await harness().store.inbox.count()).pending).toBe(0);
   expect((await harness().manager.sleep("test")).status).toBe("sleeping");
 }
 
@@ -101,8 +104,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     for (const c of ["b", "a", "b"])
       expect(await postMessage(server.url, harness().webhookSecret, msg(c), sent)).toEqual([202]);
     await sigkill(server.child); // its after-the-response wakes die with it
-    await restart();
-    await expectRecovered(harness(), sent);
+    await expectRecovered(harness(), sent, await restart());
   }, 90_000);
 
   it("(b) mid-restore: the restarted server repairs the half-made sandbox and delivers", async () => {
@@ -113,28 +115,30 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
     await waitFor("the restore to be under way", async () => (await status()) === "creating", 20_000, 5);
     await sigkill(server.child);
-    await restart();
-    await expectRecovered(harness(), sent);
+    await expectRecovered(harness(), sent, await restart());
   }, 90_000);
 
   it("(c) mid-delivery (the agent stored the message, ClawRun had not acknowledged it): redelivered, stored once", async () => {
-    h = await lifecycleHarness({ timings, config: { agent: slowEchoAgent(1_500) } });
+    h = await lifecycleHarness({ timings, config: { agent: slowEchoAgent(1_500, 4_000) } });
     const sent = new Acknowledged();
-    await harness().manager.wake({ reason: "test", trigger: "operator" });
+    await sleepingAgentWithHistory(sent, ["c"]);
     const server = await serverInChild();
     const first = msg("c");
     expect(await postMessage(server.url, harness().webhookSecret, first, sent)).toEqual([202]);
-    const root = (await harness().provider.get((await harness().status()).sandboxId as string)).root;
     await waitFor(
-      "the agent to have stored the message",
-      async () => readFileSync(join(root, "conversations", "c.jsonl"), "utf8").includes(first.id),
-      20_000,
+      "the woken agent to have stored the message",
+      async () => {
+        const state = await harness().status();
+        if (state.status !== "running") return false;
+        const root = (await harness().provider.get(state.sandboxId as string)).root;
+        return readFileSync(join(root, "conversations", "c.jsonl"), "utf8").includes(first.id);
+      },
+      30_000,
       5,
     );
     await sigkill(server.child);
     expect((await harness().store.inbox.count()).pending).toBe(1); // not acknowledged by the agent
-    await restart();
-    await expectRecovered(harness(), sent);
+    await expectRecovered(harness(), sent, await restart());
   }, 90_000);
 
   it("(d) mid-snapshot, with messages arriving meanwhile: snapshot completed by the repair, nothing lost", async () => {
@@ -151,7 +155,6 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
       const statuses = await postMessage(harness().url, harness().webhookSecret, msg(c), sent);
       expect(statuses.at(-1)).toBe(202);
     }
-    await restart();
-    await expectRecovered(harness(), sent);
+    await expectRecovered(harness(), sent, await restart());
   }, 90_000);
 });

@@ -54,6 +54,8 @@ export interface LifecycleHarness {
   url: string;
   /** Signed with the generic channel's secret, as a platform integration sends them. */
   webhookSecret: string;
+  /** Resolves once the work handlers started after their responses (wakes, sleeps) is done. */
+  settled(): Promise<void>;
   /** While false the parent "is down": heartbeats get connection errors. */
   setParentUp(up: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -173,6 +175,9 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     stateDir,
     hook,
     heartbeats,
+    async settled() {
+      while (followUps.size > 0) await Promise.allSettled([...followUps]);
+    },
     url: publicUrl,
     webhookSecret: source.CLAWRUN_WEBHOOK_SECRET as string,
     async setParentUp(up) {
