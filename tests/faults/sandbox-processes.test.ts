@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readProcessRecords } from "../../src/server/providers/local/process-groups";
 import { sandboxLayout } from "../../src/server/providers/local/sandbox-meta";
 import { postMessage, slowEchoAgent } from "../support/fault-agents";
-import { Acknowledged, expectRecovered } from "../support/fault-checks";
+import { Acknowledged, expectRecovered, sandboxProcesses } from "../support/fault-checks";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 
@@ -52,9 +52,15 @@ describe("faults: processes inside the sandbox die", () => {
     await waitFor("delivery", async () => (await harness().store.inbox.count()).pending === 0, 30_000);
     const { id } = await currentRoot();
     const layout = sandboxLayout(join(harness().stateDir, "sandboxes", id));
-    const sidecar = readProcessRecords(layout).find((r) => /sidecar/.test(r.cmd));
+    const sidecar = readProcessRecords(layout).find((r) =>
+      /sidecar/.test(readFileSync(`/proc/${r.pid}/cmdline`, "utf8")),
+    );
     expect(sidecar, "the sidecar's process record").toBeDefined();
     process.kill(sidecar?.pid as number, "SIGKILL"); // the leader only: its daemon lives on
+    await waitFor("the sidecar to be gone", async () => {
+      const left = sandboxProcesses(harness()).get(id) ?? [];
+      return !left.some((p) => p.includes("sidecar")) && left.length > 0;
+    });
     await harness().manager.tick();
     expect((await harness().status()).status).toBe("sleeping");
     for (const c of ["s", "t", "s"]) await post(msg(c), sent);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { conversationFileName } from "../../src/agent-echo/conversation-log";
@@ -81,26 +81,33 @@ export async function expectDeliveredOnceInOrder(
 }
 
 /**
- * No process of a sandbox other than the current running one is alive: every process whose
- * command line names a sandbox directory of this state dir must belong to that sandbox.
+ * Live processes per sandbox id of this state dir: those whose command line names a sandbox
+ * directory or whose working directory is inside one (a daemon started as `node -e …`).
  */
-export async function expectNoOrphans(h: LifecycleHarness): Promise<void> {
-  const state = await h.status();
-  const current = state.status === "running" ? state.sandboxId : null;
+export function sandboxProcesses(h: LifecycleHarness): Map<string, string[]> {
   const sandboxes = join(h.stateDir, "sandboxes");
-  const orphans: string[] = [];
+  const pattern = new RegExp(`${escape(sandboxes)}/([^/ ]+)`);
+  const found = new Map<string, string[]>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     let cmdline: string;
+    let cwd: string;
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
     } catch {
       continue; // exited meanwhile
     }
-    const m = cmdline.includes(sandboxes)
-      ? new RegExp(`${escape(sandboxes)}/([^/ ]+)`).exec(cmdline)
-      : null;
-    if (m && m[1] !== current) orphans.push(`${pid}: ${cmdline.slice(0, 160)}`);
+    const id = (pattern.exec(cmdline) ?? pattern.exec(cwd))?.[1];
+    if (id) found.set(id, [...(found.get(id) ?? []), `${pid}: ${cmdline.slice(0, 120)}`]);
   }
+  return found;
+}
+
+/** No process of a sandbox other than the current running one is alive. */
+export async function expectNoOrphans(h: LifecycleHarness): Promise<void> {
+  const state = await h.status();
+  const current = state.status === "running" ? state.sandboxId : null;
+  const orphans = [...sandboxProcesses(h)].filter(([id]) => id !== current);
   expect(orphans, "processes of sandboxes that are not the current one").toEqual([]);
 }
 
