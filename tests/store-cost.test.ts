@@ -52,9 +52,7 @@ async function measure(adapter: "sqlite" | "redis", redisUrl?: string) {
     await ctx.manager.drain();
     expect((await ctx.manager.sleep("cost warm-up")).status).toBe("sleeping");
     await ctx.manager.tick();
-    expect((await ctx.manager.wake({ reason: "cost", trigger: "message" })).status).toBe(
-      "running",
-    );
+    expect((await ctx.manager.wake({ reason: "cost", trigger: "message" })).status).toBe("running");
 
     const quiet = await app.heartbeat();
     costs.set(
@@ -117,8 +115,11 @@ function table(sqlite: Map<Step, Cost>, redis: Map<Step, Cost>): string {
       String(redis.get(step)?.commands),
     ]),
   ];
-  const widths = (rows[0] as string[]).map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ")} |`;
+  const widths = (rows[0] as string[]).map((_, c) =>
+    Math.max(...rows.map((r) => (r[c] ?? "").length)),
+  );
+  const line = (r: string[]) =>
+    `| ${r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(" | ")} |`;
   return [
     line(rows[0] as string[]),
     `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,

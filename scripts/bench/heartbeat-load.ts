@@ -51,9 +51,12 @@ async function main(): Promise<void> {
     logger: pino({ level: "silent" }),
     // The same adapter the app builds for REDIS_URL, with a counter on its requests.
     wrapStore: () =>
-      new RedisStore(requesterConnection(counting, "tcp", () => tcp.close()), {
-        instance: "bench",
-      }),
+      new RedisStore(
+        requesterConnection(counting, "tcp", () => tcp.close()),
+        {
+          instance: "bench",
+        },
+      ),
   });
   const sandbox = await ctx.provider.create({ timeoutMs: 3_600_000, ports: [3000, 3001] });
   const server = createServer(async (req, res) => {
@@ -115,7 +118,8 @@ async function main(): Promise<void> {
     );
     const elapsed = (performance.now() - t0) / 1000;
     const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-    const pct = (p: number) => (ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0).toFixed(2);
+    const pct = (p: number) =>
+      (ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0).toFixed(2);
     const bad = results.filter((r) => r.status !== 200).length;
     console.log(
       `${total} heartbeats at ${RATE}/s in ${elapsed.toFixed(1)} s through the heartbeat route (redis over TCP, loopback)\n`,

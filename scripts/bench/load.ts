@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pino from "pino";
@@ -24,6 +24,66 @@ import { freePort } from "../../tests/support/free-port";
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+/** The burst as a platform sends it: per conversation in order, paced over SECONDS. */
+async function sendBurst(url: string, webhookSecret: string) {
+  const sent = new Map<string, string[]>();
+  const latencies: { at: number; ms: number }[] = [];
+  const statuses = new Map<number, number>();
+  const t0 = performance.now();
+  const perConversation = Math.ceil(MESSAGES / CONVERSATIONS);
+  const gapMs = (SECONDS * 1000) / perConversation;
+  await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async (_, c) => {
+      const conversation = `conv-${c}`;
+      const ids: string[] = [];
+      sent.set(conversation, ids);
+      for (let i = 0; i < perConversation && c + i * CONVERSATIONS < MESSAGES; i++) {
+        // Spread the conversations over the gap so the load is even, not 20 at once.
+        const due = t0 + i * gapMs + (c * gapMs) / CONVERSATIONS;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const id = `${conversation}-${i}`;
+        const raw = JSON.stringify({ id, conversation, text: `message ${i}` });
+        const start = performance.now();
+        const startedAt = Date.now();
+        const res = await fetch(`${url}/api/webhooks/generic`, {
+          method: "POST",
+          body: raw,
+          headers: {
+            "content-type": "application/json",
+            ...signatureHeaders(webhookSecret, raw),
+          },
+        });
+        await res.arrayBuffer();
+        latencies.push({ at: startedAt, ms: performance.now() - start });
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.ok) ids.push(id);
+      }
+    }),
+  );
+  return { sent, latencies, statuses, t0 };
+}
+
+/**
+ * The anchor, in the same run: the same burst against a bare Node HTTP server in its own
+ * process that reads each body and answers 202 — what this machine's loopback, Node and load
+ * (other processes) cost before ClawRun does anything.
+ */
+async function anchor(): Promise<number[]> {
+  const port = await freePort();
+  const script = `require("http").createServer((q, s) => { q.resume(); q.on("end", () => { s.statusCode = 202; s.end("{}"); }); }).listen(${port}, "127.0.0.1", () => console.log("listening"))`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve) =>
+      child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && resolve()),
+    );
+    const { latencies } = await sendBurst(`http://127.0.0.1:${port}`, "anchor-secret-0123456789");
+    return latencies.map((l) => l.ms);
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
 
 const rss = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
@@ -70,42 +130,9 @@ async function main(): Promise<void> {
     });
     const pid = child.pid as number;
     const rssBefore = rss(pid);
+    const bare = await anchor();
 
-    const sent = new Map<string, string[]>();
-    const latencies: { at: number; ms: number }[] = [];
-    const statuses = new Map<number, number>();
-    const t0 = performance.now();
-    const perConversation = Math.ceil(MESSAGES / CONVERSATIONS);
-    const gapMs = (SECONDS * 1000) / perConversation;
-    await Promise.all(
-      Array.from({ length: CONVERSATIONS }, async (_, c) => {
-        const conversation = `conv-${c}`;
-        const ids: string[] = [];
-        sent.set(conversation, ids);
-        for (let i = 0; i < perConversation && c + i * CONVERSATIONS < MESSAGES; i++) {
-          // Spread the conversations over the gap so the load is even, not 20 at once.
-          const due = t0 + i * gapMs + (c * gapMs) / CONVERSATIONS;
-          const wait = due - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          const id = `${conversation}-${i}`;
-          const raw = JSON.stringify({ id, conversation, text: `message ${i}` });
-          const start = performance.now();
-          const startedAt = Date.now();
-          const res = await fetch(`${url}/api/webhooks/generic`, {
-            method: "POST",
-            body: raw,
-            headers: {
-              "content-type": "application/json",
-              ...signatureHeaders(webhookSecret, raw),
-            },
-          });
-          await res.arrayBuffer();
-          latencies.push({ at: startedAt, ms: performance.now() - start });
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          if (res.ok) ids.push(id);
-        }
-      }),
-    );
+    const { sent, latencies, statuses, t0 } = await sendBurst(url, webhookSecret);
     const sendSeconds = (performance.now() - t0) / 1000;
 
     // Delivered: nothing pending, then compare the agent's files with what was acknowledged.
@@ -143,13 +170,31 @@ async function main(): Promise<void> {
     );
     console.log("| measure                              | value |");
     console.log("| ------------------------------------ | ----- |");
-    console.log(`| answers                              | ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(", ")} |`);
+    console.log(
+      `| answers                              | ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(", ")} |`,
+    );
     console.log(`| wakes (status.running events)        | ${running.length} |`);
-    console.log(`| conversations delivered once in order | ${inOrder} of ${sent.size}${wrong ? ` (${wrong} differ)` : ""} |`);
-    console.log(`| 202 p50 / p99 during the wake (${during.length}) | ${f(pct(during, 0.5))} / ${f(pct(during, 0.99))} ms |`);
-    console.log(`| 202 p50 / p99 after the wake (${after.length})  | ${f(pct(after, 0.5))} / ${f(pct(after, 0.99))} ms |`);
-    console.log(`| 202 p50 / p99 overall                | ${f(pct(all, 0.5))} / ${f(pct(all, 0.99))} ms |`);
-    console.log(`| server RSS before / after            | ${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MiB |`);
+    console.log(
+      `| conversations delivered once in order | ${inOrder} of ${sent.size}${wrong ? ` (${wrong} differ)` : ""} |`,
+    );
+    console.log(
+      `| 202 p50 / p99 during the wake (${during.length}) | ${f(pct(during, 0.5))} / ${f(pct(during, 0.99))} ms |`,
+    );
+    console.log(
+      `| 202 p50 / p99 after the wake (${after.length})  | ${f(pct(after, 0.5))} / ${f(pct(after, 0.99))} ms |`,
+    );
+    console.log(
+      `| 202 p50 / p99 overall                | ${f(pct(all, 0.5))} / ${f(pct(all, 0.99))} ms |`,
+    );
+    console.log(
+      `| anchor: bare Node server p50 / p99   | ${f(pct(bare, 0.5))} / ${f(pct(bare, 0.99))} ms |`,
+    );
+    console.log(
+      `| load average (1 min) at the end      | ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores |`,
+    );
+    console.log(
+      `| server RSS before / after            | ${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MiB |`,
+    );
   } finally {
     server?.kill("SIGKILL");
     for (const s of await ctx.provider.list())

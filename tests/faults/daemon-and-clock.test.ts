@@ -32,41 +32,45 @@ describe("faults: clock skew", () => {
   it.each([
     ["10 minutes in the future", 10 * 60_000],
     ["10 minutes in the past", -10 * 60_000],
-  ])("a heartbeat stamped %s is refused and changes nothing", async (_name, skewMs) => {
-    h = await lifecycleHarness();
-    await harness().manager.wake({ reason: "test", trigger: "operator" });
-    await harness().setParentUp(false); // the sidecar's own heartbeats stop reaching the store
-    const before = await harness().manager.getState();
-    const sandboxId = before.value.sandboxId as string;
-    const recorded = await harness().store.heartbeats.get(sandboxId);
-    const events = (await harness().store.events.list(500)).length;
-    const body = JSON.stringify({
-      sandboxId,
-      lastChangedAt: Date.now() + skewMs,
-      sandboxCreatedAt: before.value.sandboxCreatedAt,
-      root: "/",
-      daemonStatus: "failed", // would stop the sandbox at once if it were believed
-      daemonRestarts: 5,
-    });
-    const secret = heartbeatSecret(harness().params.source.CLAWRUN_SECRET as string, sandboxId);
-    const request = new Request(`${harness().url}/api/heartbeat`, {
-      method: "POST",
-      body,
-      headers: signatureHeaders(secret, body, Date.now() + skewMs),
-    });
-    const { response } = await handleHeartbeatRequest(request, harness().ctx).catch(
-      (err: unknown) => ({ response: errorResponse(err, null) }),
-    );
-    expect(response.status).toBe(401);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
-      /minutes/,
-    );
-    const after = await harness().manager.getState();
-    expect(after.version).toBe(before.version);
-    expect(await harness().store.heartbeats.get(sandboxId)).toEqual(recorded);
-    expect((await harness().store.events.list(500)).length).toBe(events);
-    expect((await harness().provider.get(sandboxId)).status).toBe("running");
-  }, 60_000);
+  ])(
+    "a heartbeat stamped %s is refused and changes nothing",
+    async (_name, skewMs) => {
+      h = await lifecycleHarness();
+      await harness().manager.wake({ reason: "test", trigger: "operator" });
+      await harness().setParentUp(false); // the sidecar's own heartbeats stop reaching the store
+      const before = await harness().manager.getState();
+      const sandboxId = before.value.sandboxId as string;
+      const recorded = await harness().store.heartbeats.get(sandboxId);
+      const events = (await harness().store.events.list(500)).length;
+      const body = JSON.stringify({
+        sandboxId,
+        lastChangedAt: Date.now() + skewMs,
+        sandboxCreatedAt: before.value.sandboxCreatedAt,
+        root: "/",
+        daemonStatus: "failed", // would stop the sandbox at once if it were believed
+        daemonRestarts: 5,
+      });
+      const secret = heartbeatSecret(harness().params.source.CLAWRUN_SECRET as string, sandboxId);
+      const request = new Request(`${harness().url}/api/heartbeat`, {
+        method: "POST",
+        body,
+        headers: signatureHeaders(secret, body, Date.now() + skewMs),
+      });
+      const { response } = await handleHeartbeatRequest(request, harness().ctx).catch(
+        (err: unknown) => ({ response: errorResponse(err, null) }),
+      );
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /minutes/,
+      );
+      const after = await harness().manager.getState();
+      expect(after.version).toBe(before.version);
+      expect(await harness().store.heartbeats.get(sandboxId)).toEqual(recorded);
+      expect((await harness().store.events.list(500)).length).toBe(events);
+      expect((await harness().provider.get(sandboxId)).status).toBe("running");
+    },
+    60_000,
+  );
 });
 
 describe("faults: daemons that misbehave", () => {
@@ -77,7 +81,11 @@ describe("faults: daemons that misbehave", () => {
     });
     const sent = new Acknowledged();
     await postMessage(harness().url, harness().webhookSecret, msg("n"), sent);
-    await waitFor("the failure", async () => (await harness().status()).status === "failed", 30_000);
+    await waitFor(
+      "the failure",
+      async () => (await harness().status()).status === "failed",
+      30_000,
+    );
     expect((await harness().status()).error).toMatch(/health|healthy/i);
     const created = (await harness().provider.list()).length;
     // Further messages within the retry backoff do not start another sandbox.
@@ -98,7 +106,11 @@ describe("faults: daemons that misbehave", () => {
     });
     const sent = new Acknowledged();
     await postMessage(harness().url, harness().webhookSecret, msg("c"), sent);
-    await waitFor("the failure", async () => (await harness().status()).status === "failed", 30_000);
+    await waitFor(
+      "the failure",
+      async () => (await harness().status()).status === "failed",
+      30_000,
+    );
     expect((await harness().status()).error).toMatch(/restarts|exited|failed/i);
     expect((await harness().store.inbox.count()).pending).toBe(1);
     await expectLegalWithinOneTick(harness());
@@ -119,7 +131,10 @@ describe("faults: daemons that misbehave", () => {
       60_000,
       100,
     );
-    expect(dead).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/did not answer in time/) });
+    expect(dead).toMatchObject({
+      attempts: 3,
+      lastError: expect.stringMatching(/did not answer in time/),
+    });
     expect((await harness().store.inbox.count()).pending).toBe(0);
     await expectLegalWithinOneTick(harness());
     await expectNoOrphans(harness());

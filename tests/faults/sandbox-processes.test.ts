@@ -49,7 +49,11 @@ describe("faults: processes inside the sandbox die", () => {
     h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
     const sent = new Acknowledged();
     await post(msg("s"), sent);
-    await waitFor("delivery", async () => (await harness().store.inbox.count()).pending === 0, 30_000);
+    await waitFor(
+      "delivery",
+      async () => (await harness().store.inbox.count()).pending === 0,
+      30_000,
+    );
     const { id } = await currentRoot();
     const layout = sandboxLayout(join(harness().stateDir, "sandboxes", id));
     const sidecar = readProcessRecords(layout).find((r) =>

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
-import { slowEchoAgent, postMessage } from "../support/fault-agents";
+import { postMessage, slowEchoAgent } from "../support/fault-agents";
 import { Acknowledged, expectRecovered } from "../support/fault-checks";
 import { freePort, waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
@@ -113,7 +113,12 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     await sleepingAgentWithHistory(sent, ["a"]);
     const server = await serverInChild();
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
-    await waitFor("the restore to be under way", async () => (await status()) === "creating", 20_000, 5);
+    await waitFor(
+      "the restore to be under way",
+      async () => (await status()) === "creating",
+      20_000,
+      5,
+    );
     await sigkill(server.child);
     await expectRecovered(harness(), sent, await restart());
   }, 90_000);
@@ -146,9 +151,19 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     const sent = new Acknowledged();
     for (const c of ["d", "e", "d"])
       await postMessage(harness().url, harness().webhookSecret, msg(c), sent);
-    await waitFor("delivery", async () => (await harness().store.inbox.count()).pending === 0, 30_000, 50);
+    await waitFor(
+      "delivery",
+      async () => (await harness().store.inbox.count()).pending === 0,
+      30_000,
+      50,
+    );
     const child = opInChild("sleep");
-    await waitFor("the snapshot to start", async () => (await status()) === "snapshotting", 20_000, 5);
+    await waitFor(
+      "the snapshot to start",
+      async () => (await status()) === "snapshotting",
+      20_000,
+      5,
+    );
     await sigkill(child);
     // Messages that arrive while the snapshotting server is dead are stored and acknowledged.
     for (const c of ["e", "d"]) {

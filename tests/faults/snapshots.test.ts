@@ -1,6 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, rmSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { postMessage } from "../support/fault-agents";
@@ -30,7 +38,9 @@ async function send(sent: Acknowledged, ...conversations: string[]) {
     await postMessage(harness().url, harness().webhookSecret, msg(c), sent, Date.now() + 20_000);
   await waitFor(
     "delivery",
-    async () => (await harness().store.inbox.count()).pending === 0 && (await harness().status()).status === "running",
+    async () =>
+      (await harness().store.inbox.count()).pending === 0 &&
+      (await harness().status()).status === "running",
     30_000,
   );
 }
@@ -92,28 +102,32 @@ describe("faults: snapshots", () => {
         writeFileSync(file, bytes);
       },
     ],
-  ])("a %s newest archive: the restore refuses it and falls back to the one before, with an event", async (_name, damage) => {
-    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
-    const kept = new Acknowledged();
-    await send(kept, "h", "i");
-    expect((await harness().manager.sleep("test")).status).toBe("sleeping");
-    const older = (await harness().status()).snapshotId as string;
-    const lost = new Acknowledged();
-    await send(lost, "h");
-    expect((await harness().manager.sleep("test")).status).toBe("sleeping");
-    const newest = (await harness().status()).snapshotId as string;
-    damage(archiveOf(newest));
+  ])(
+    "a %s newest archive: the restore refuses it and falls back to the one before, with an event",
+    async (_name, damage) => {
+      h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+      const kept = new Acknowledged();
+      await send(kept, "h", "i");
+      expect((await harness().manager.sleep("test")).status).toBe("sleeping");
+      const older = (await harness().status()).snapshotId as string;
+      const lost = new Acknowledged();
+      await send(lost, "h");
+      expect((await harness().manager.sleep("test")).status).toBe("sleeping");
+      const newest = (await harness().status()).snapshotId as string;
+      damage(archiveOf(newest));
 
-    await send(kept, "i");
-    const failed = (await harness().events("sandbox.create-failed")).find(
-      (e) => e.details.snapshotId === newest,
-    );
-    expect(failed?.message).toMatch(/restore of snapshot/);
-    const running = (await harness().events("status.running")).at(0);
-    expect(running?.message).toContain(`restored from ${older}`);
-    // What only the damaged snapshot held is gone; everything else is there once, in order.
-    await expectDeliveredOnceInOrder(harness(), kept);
-    await expectRecovered(harness(), kept);
-    expect(lost.count).toBe(1);
-  }, 120_000);
+      await send(kept, "i");
+      const failed = (await harness().events("sandbox.create-failed")).find(
+        (e) => e.details.snapshotId === newest,
+      );
+      expect(failed?.message).toMatch(/restore of snapshot/);
+      const running = (await harness().events("status.running")).at(0);
+      expect(running?.message).toContain(`restored from ${older}`);
+      // What only the damaged snapshot held is gone; everything else is there once, in order.
+      await expectDeliveredOnceInOrder(harness(), kept);
+      await expectRecovered(harness(), kept);
+      expect(lost.count).toBe(1);
+    },
+    120_000,
+  );
 });

@@ -45,7 +45,14 @@ async function persistentRedis(): Promise<{ restartAfter(ms: number): Promise<vo
       await new Promise((r) => setTimeout(r, ms));
       redis = await startRedisServer({ port, dataDir });
       // The app's connection comes back by itself within its reconnect delay (up to 2 s).
-      await waitFor("the app's store to answer again", () => harness().store.ping().then(() => true), 10_000);
+      await waitFor(
+        "the app's store to answer again",
+        () =>
+          harness()
+            .store.ping()
+            .then(() => true),
+        10_000,
+      );
     },
   };
 }
@@ -87,9 +94,15 @@ describe("faults: the store goes away for a moment", () => {
     await waitFor("the burst to be under way", async () => sent.count >= 6, 20_000, 10);
     await server.restartAfter(5_000);
     await sending;
-    expect(statuses.filter((s) => s === 503).length, "503 answers while Redis was down").toBeGreaterThan(0);
+    expect(
+      statuses.filter((s) => s === 503).length,
+      "503 answers while Redis was down",
+    ).toBeGreaterThan(0);
     // 202: stored (queued); 200: stored and answered inline by the running agent.
-    expect(statuses.filter((s) => s !== 200 && s !== 202 && s !== 503), "other answers").toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200 && s !== 202 && s !== 503),
+      "other answers",
+    ).toEqual([]);
     expect(sent.count).toBe(36);
     await expectRecovered(harness(), sent);
   }, 120_000);
@@ -103,11 +116,20 @@ describe("faults: the store goes away for a moment", () => {
     const sent = new Acknowledged();
     for (const c of ["p", "q", "p"])
       await postMessage(harness().url, harness().webhookSecret, msg(c), sent, Date.now() + 20_000);
-    await waitFor("delivery", async () => (await harness().store.inbox.count()).pending === 0, 30_000);
+    await waitFor(
+      "delivery",
+      async () => (await harness().store.inbox.count()).pending === 0,
+      30_000,
+    );
     const sleeping = harness()
       .manager.sleep("test")
       .catch((err: unknown) => err);
-    await waitFor("the snapshot to start", async () => (await harness().status()).status === "snapshotting", 20_000, 5);
+    await waitFor(
+      "the snapshot to start",
+      async () => (await harness().status()).status === "snapshotting",
+      20_000,
+      5,
+    );
     await server.restartAfter(5_000);
     await sleeping;
     await expectRecovered(harness(), sent);
@@ -117,7 +139,11 @@ describe("faults: the store goes away for a moment", () => {
     h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
     const sent = new Acknowledged();
     await postMessage(harness().url, harness().webhookSecret, msg("w"), sent, Date.now() + 20_000);
-    await waitFor("delivery", async () => (await harness().store.inbox.count()).pending === 0, 30_000);
+    await waitFor(
+      "delivery",
+      async () => (await harness().store.inbox.count()).pending === 0,
+      30_000,
+    );
     // Root ignores permission bits, so "read-only" is the immutable attribute on the directory
     // and the database files (not the shared-memory index, which SQLite maps into memory).
     const store = harness().stateDir;

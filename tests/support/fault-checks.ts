@@ -86,7 +86,7 @@ export async function expectDeliveredOnceInOrder(
  */
 export function sandboxProcesses(h: LifecycleHarness): Map<string, string[]> {
   const sandboxes = join(h.stateDir, "sandboxes");
-  const pattern = new RegExp(`${escape(sandboxes)}/([^/ ]+)`);
+  const pattern = new RegExp(`${escapeRegExp(sandboxes)}/([^/ ]+)`);
   const found = new Map<string, string[]>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     let cmdline: string;
@@ -111,7 +111,7 @@ export async function expectNoOrphans(h: LifecycleHarness): Promise<void> {
   expect(orphans, "processes of sandboxes that are not the current one").toEqual([]);
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

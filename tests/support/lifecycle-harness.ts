@@ -129,8 +129,9 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     });
     // As the route wrapper does: errors the handler throws are mapped in one place.
     const webhook = /^\/api\/webhooks\/([^/?]+)/.exec(req.url ?? "")?.[1];
-    const result = await (
-      webhook ? handleWebhookRequest(request, webhook, ctx) : handleHeartbeatRequest(request, ctx)
+    const result = await (webhook
+      ? handleWebhookRequest(request, webhook, ctx)
+      : handleHeartbeatRequest(request, ctx)
     ).catch((err: unknown) => ({ response: errorResponse(err, null), followUp: null }));
     // A handler answers a Response, or one with work to do after it (route.ts, RouteResult).
     const { response, followUp } =

@@ -55,7 +55,9 @@ export async function startRedisServer(opts: RedisServerOptions = {}): Promise<R
 async function launch(port: number, dataDir?: string): Promise<RedisServer> {
   if (port === DEFAULT_PORT) throw new Error("refusing to start a test redis-server on 6379");
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "clawrun-redis-")));
-  const persistence = dataDir ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+  const persistence = dataDir
+    ? ["--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
   const child = spawn(
     "redis-server",
     [

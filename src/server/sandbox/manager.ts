@@ -1,6 +1,7 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
+import { Coalescer } from "./coalesce";
 import {
   errorMessage,
   type LifecycleDeps,
@@ -10,7 +11,6 @@ import {
   sleepMs,
   startupBudgetMs,
 } from "./deps";
-import { Coalescer } from "./coalesce";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
