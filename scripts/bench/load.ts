@@ -183,6 +183,11 @@ async function main(): Promise<void> {
     console.log(
       `| 202 p50 / p99 after the wake (${after.length})  | ${f(pct(after, 0.5))} / ${f(pct(after, 0.99))} ms |`,
     );
+    const slowest = [...latencies].sort((a, b) => b.ms - a.ms).slice(0, 3);
+    const first = Math.min(...latencies.map((l) => l.at));
+    console.log(
+      `| slowest 3 (sent at, after the first)  | ${slowest.map((l) => `${f(l.ms)} ms (+${l.at - first} ms)`).join(", ")} |`,
+    );
     console.log(
       `| 202 p50 / p99 overall                | ${f(pct(all, 0.5))} / ${f(pct(all, 0.99))} ms |`,
     );
