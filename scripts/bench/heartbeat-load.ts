@@ -33,6 +33,34 @@ const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const MASTER = "bench-master-secret-0123456789abcdef";
 
+const ANCHOR_SECONDS = Math.min(SECONDS, 10);
+
+/** The same schedule against a bare Node HTTP server that reads the body and answers 200. */
+async function anchor(): Promise<number[]> {
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.end("{}"));
+  });
+  await new Promise<void>((r) => bare.listen(0, "127.0.0.1", () => r()));
+  const target = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  try {
+    const t0 = performance.now();
+    const ms = await Promise.all(
+      Array.from({ length: RATE * ANCHOR_SECONDS }, async (_, i) => {
+        const wait = t0 + (i * 1000) / RATE - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const t = performance.now();
+        const res = await fetch(target, { method: "POST", body: "{}" });
+        await res.arrayBuffer();
+        return performance.now() - t;
+      }),
+    );
+    return ms.sort((a, b) => a - b);
+  } finally {
+    bare.close();
+  }
+}
+
 async function main(): Promise<void> {
   const redis = await startRedisServer();
   const dir = await mkdtemp(join(tmpdir(), "clawrun-bench-hbload-"));
@@ -127,13 +155,17 @@ async function main(): Promise<void> {
     );
     const elapsed = (performance.now() - t0) / 1000;
     const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-    const pct = (p: number) =>
-      (ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0).toFixed(2);
+    const pct = (p: number, xs = ms) =>
+      (xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0).toFixed(2);
+    const bare = await anchor();
     const answers = new Map<number, number>();
     for (const r of results) answers.set(r.status, (answers.get(r.status) ?? 0) + 1);
     const answered = [...answers].map(([status, n]) => `${n} × ${status}`).join(", ");
     console.log(
       `${total} heartbeats at ${RATE}/s in ${elapsed.toFixed(1)} s through the heartbeat route (redis over TCP, loopback)\n`,
+    );
+    console.log(
+      `anchor, same run: a bare Node HTTP server in this process at the same rate for ${ANCHOR_SECONDS} s: p50 ${pct(0.5, bare)} ms, p99 ${pct(0.99, bare)} ms\n`,
     );
     if (firstError) console.log(`first answer other than 200: ${firstError}\n`);
     console.log("| p50 ms | p99 ms | max ms | answers | store requests / hb | commands / hb |");
