@@ -1,6 +1,7 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
+import { Coalescer } from "./coalesce";
 import {
   errorMessage,
   type LifecycleDeps,
@@ -29,6 +30,8 @@ import { admitWake, alreadyRunning, type WakeRequest } from "./wake-plan";
 const RETRY_WINDOW_MS = 60_000;
 
 export type { WakeRequest };
+
+export type WakeAndDeliverOutcome = { wake: WakeOutcome; drain: DrainResult | null };
 
 export type WakeOutcome =
   | StartOutcome
@@ -222,9 +225,16 @@ export class SandboxLifecycleManager {
    * that is a lifecycle fact: check the sandbox, save and stop it if its agent is gone, wake
    * it again and redeliver — the message never counts that against itself.
    */
-  async wakeAndDeliver(
-    req: WakeRequest,
-  ): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
+  wakeAndDeliver(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
+    // Messages ask for the same thing: callers in this process share one run (coalesce.ts).
+    if (req.trigger === "message" && !req.fresh && !req.snapshotId)
+      return this.messageRuns.run(() => this.wakeAndDeliverNow(req));
+    return this.wakeAndDeliverNow(req);
+  }
+
+  private readonly messageRuns = new Coalescer<WakeAndDeliverOutcome>();
+
+  private async wakeAndDeliverNow(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
     let wake = await this.wake(req);
     let drain: DrainResult | null = null;
     for (let round = 0; round < 2; round++) {
