@@ -76,10 +76,13 @@ export async function reconcile(
   } catch (err) {
     report.errors.push(`replies: ${errorMessage(err)}`);
   }
-  try {
-    await ensureScheduledWake(d, (await cell.read()).value);
-  } catch (err) {
-    report.errors.push(`scheduled wake: ${errorMessage(err)}`);
+  // Without a scheduler there is nothing to keep in step: no state read (a command on Upstash).
+  if (d.wakeScheduler) {
+    try {
+      await ensureScheduledWake(d, (await cell.read()).value);
+    } catch (err) {
+      report.errors.push(`scheduled wake: ${errorMessage(err)}`);
+    }
   }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
   return report;
