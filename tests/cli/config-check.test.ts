@@ -51,8 +51,18 @@ describe("clawrun config check", () => {
       "UPSTASH_REDIS_REST_URL is set but UPSTASH_REDIS_REST_TOKEN is not",
     ],
     [
-      "Vercel without its secrets",
+      "Vercel without a store",
       { ...deployment({}), VERCEL: "1" },
+      "no store is connected: on Vercel, attach Upstash Redis",
+    ],
+    [
+      "Vercel with a store but without its secrets",
+      {
+        ...deployment({}),
+        VERCEL: "1",
+        KV_REST_API_URL: "https://x.upstash.io",
+        KV_REST_API_TOKEN: "token",
+      },
       "ClawRun on Vercel needs these environment variables",
     ],
   ])("%s: exit 1 with the start-up's own lines", async (_name, env, expected) => {
