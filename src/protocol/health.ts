@@ -14,5 +14,7 @@ export const sidecarHealthSchema = z.object({
     lastSuccess: z.boolean().nullable(),
   }),
   uptime: z.number().nonnegative(),
+  /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
+  generation: z.number().int().nonnegative().nullable().optional(),
 });
 export type SidecarHealth = z.infer<typeof sidecarHealthSchema>;

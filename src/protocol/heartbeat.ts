@@ -14,6 +14,8 @@ export const heartbeatBodySchema = z.strictObject({
   root: z.string().min(1).max(4096),
   daemonStatus: daemonStatusSchema,
   daemonRestarts: z.number().int().nonnegative(),
+  /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
+  generation: z.number().int().nonnegative().nullable().optional(),
 });
 export type HeartbeatBody = z.infer<typeof heartbeatBodySchema>;
 

@@ -8,6 +8,7 @@ import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
 import { ownedBy, readProcTable, signalAlive } from "./process-tree";
+import { readRestoredGeneration } from "./restored-generation";
 import { Supervisor } from "./supervisor";
 import { installTools } from "./tools";
 
@@ -41,6 +42,8 @@ export async function startSidecar(
   const daemonPort = resolveListenPort(config.daemon.port, env);
   const healthPort = resolveListenPort(config.healthPort, env);
   const childEnv = buildChildEnv({ base: env, root: config.root, extra: config.daemon.env });
+  // Read before the daemon starts, so it names the save restored, not anything written since.
+  const generation = readRestoredGeneration(config.root, log);
 
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -54,6 +57,7 @@ export async function startSidecar(
       daemon,
       heartbeat: beat,
       uptime: Math.floor((Date.now() - startedAt) / 1000),
+      generation,
     };
   });
   try {
@@ -107,6 +111,7 @@ export async function startSidecar(
         root: config.root,
         daemonStatus: daemon.status,
         daemonRestarts: daemon.restarts,
+        generation,
       };
     },
   });

@@ -60,6 +60,8 @@ export interface HarnessOptions {
   sidecarTimings?: Partial<SidecarTimings>;
   agent?: Agent;
   wrapProvider?: (p: SandboxProvider) => SandboxProvider;
+  /** Extra environment for the app (e.g. a Vercel Sandbox API emulator's credentials). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     CRON_SECRET: secret(),
     CLAWRUN_WEBHOOK_SECRET: secret(),
     CLAWRUN_TIMINGS: JSON.stringify({ heartbeatIntervalMs: 300, ...o.timings }),
+    ...o.env,
   };
   const hook = new RecordingHook();
   const contexts: AppContext[] = [];

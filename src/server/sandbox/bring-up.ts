@@ -1,0 +1,59 @@
+import { SANDBOX_PORTS } from "../../protocol/constants";
+import { heartbeatSecret } from "../auth/derive-key";
+import type { InstanceState, Versioned } from "../domain/instance-state";
+import type { ManagedSandbox } from "../providers/types";
+import { type LifecycleDeps, startupBudgetMs } from "./deps";
+import { type HealthOutcome, waitForHealth } from "./health-wait";
+import type { HeldLock } from "./lifecycle-lock";
+import { launchSidecar, provisionFiles } from "./provisioning";
+import type { StateCell } from "./state-cell";
+
+/**
+ * docs/lifecycle.md, "Start and wake" steps 4–5 for a sandbox just obtained: provision the
+ * agent and the sidecar, launch the sidecar (status `starting`), wait for health. Phase
+ * timings are added to `timings`; provider failures throw.
+ */
+export async function bringUp(
+  d: LifecycleDeps,
+  cell: StateCell,
+  lock: HeldLock,
+  sandbox: ManagedSandbox,
+  cur: Versioned<InstanceState>,
+  timings: Record<string, number>,
+): Promise<{ cur: Versioned<InstanceState>; health: HealthOutcome }> {
+  let mark = d.clock();
+  await lock.confirm();
+  const files = await provisionFiles({
+    sandbox,
+    agent: d.agent,
+    parentUrl: d.publicUrl,
+    tools: d.config.sandbox.tools,
+    heartbeatIntervalMs: d.timings.heartbeatIntervalMs,
+    sidecarTimings: d.sidecarTimings,
+  });
+  await sandbox.writeFiles(files);
+  timings.provisionMs = d.clock() - mark;
+
+  mark = d.clock();
+  await lock.confirm();
+  await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id));
+  timings.sidecarStartMs = d.clock() - mark;
+  cur = await cell.transition(
+    cur,
+    "starting",
+    {},
+    { reason: "sidecar launched; waiting for the daemon" },
+  );
+
+  const agentUrl = sandbox.domain(d.agent.daemon().port);
+  const agentReady = d.agent.ready?.bind(d.agent);
+  const health = await waitForHealth(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
+    budgetMs: startupBudgetMs(d),
+    pollMs: d.timings.healthPollMs,
+    ready: agentReady && ((signal) => agentReady(agentUrl, signal)),
+  });
+  timings.healthyMs = health.waitedMs;
+  if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
+  if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
+  return { cur, health };
+}
