@@ -74,7 +74,10 @@ const providers = [
 describe.each(providers)("restore attestation, $name provider", (p) => {
   it("refuses a stale snapshot in place of the newest, says so, and restores the older one honestly", async () => {
     h = await lifecycleHarness({
-      config: { instance: { name: `attest-${p.name.split(" ")[0]}` }, sandbox: { activeDuration: 60, ...p.config } },
+      config: {
+        instance: { name: `attest-${p.name.split(" ")[0]}` },
+        sandbox: { activeDuration: 60, ...p.config },
+      },
       env: emulator?.env,
     });
     await saveTwice();
@@ -106,7 +109,10 @@ describe.each(providers)("restore attestation, $name provider", (p) => {
 
   it("fails with a clear cause when the only candidate is stale, and starts nothing", async () => {
     h = await lifecycleHarness({
-      config: { instance: { name: `attest1-${p.name.split(" ")[0]}` }, sandbox: { activeDuration: 60, ...p.config } },
+      config: {
+        instance: { name: `attest1-${p.name.split(" ")[0]}` },
+        sandbox: { activeDuration: 60, ...p.config },
+      },
       env: emulator?.env,
     });
     await saveTwice();
@@ -121,7 +127,9 @@ describe.each(providers)("restore attestation, $name provider", (p) => {
     const failed = await status();
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatch(
-      new RegExp(`snapshot ${newest?.id} failed restore attestation \\(found generation 1, expected generation 2\\)`),
+      new RegExp(
+        `snapshot ${newest?.id} failed restore attestation \\(found generation 1, expected generation 2\\)`,
+      ),
     );
     // Only the two wakes that made the saves ever ran: the stale sandbox was never "running".
     expect(await harness().events("status.running")).toHaveLength(2);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { INITIAL_STATE } from "./state-cell";
 import {
   attest,
   expectedGeneration,
@@ -7,6 +6,7 @@ import {
   REMEMBERED_GENERATIONS,
   savedGeneration,
 } from "./attestation";
+import { INITIAL_STATE } from "./state-cell";
 
 const state = { ...INITIAL_STATE, generation: 7, snapshotGenerations: { snap_a: 6, snap_b: 7 } };
 
@@ -14,7 +14,11 @@ describe("restore attestation: which generation a sandbox must report", () => {
   it.each([
     ["a fresh sandbox holds no marker", { kind: "fresh" } as const, 0],
     ["a resumed sandbox holds the newest save", { kind: "resume" } as const, 7],
-    ["a restored snapshot holds its own save", { kind: "restore", snapshotId: "snap_a" } as const, 6],
+    [
+      "a restored snapshot holds its own save",
+      { kind: "restore", snapshotId: "snap_a" } as const,
+      6,
+    ],
     [
       "a snapshot taken before attestation (unknown) is not checked",
       { kind: "restore", snapshotId: "snap_old" } as const,
