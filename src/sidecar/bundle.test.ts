@@ -81,11 +81,14 @@ function bodies(parent: TestParent): HeartbeatBody[] {
     expect(Object.keys(body).sort()).toEqual([
       "daemonRestarts",
       "daemonStatus",
+      "generation",
       "lastChangedAt",
       "root",
       "sandboxCreatedAt",
       "sandboxId",
     ]);
+    // No generation marker in a never-saved root: the sidecar reports 0 (restore attestation).
+    expect(body.generation).toBe(0);
     return heartbeatBodySchema.parse(body);
   });
 }
@@ -136,6 +139,7 @@ describe("bundled sidecar", () => {
       root,
       daemonStatus: "starting",
       daemonRestarts: 0,
+      generation: 0,
     });
     expect(bodies(parent).some((b) => b.daemonStatus === "running")).toBe(true);
 
