@@ -1,8 +1,9 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { resolveListenPort } from "../protocol/constants";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
-import { buildChildEnv, expandArgs } from "./daemon-env";
+import { buildChildEnv } from "./daemon-env";
+import { daemonSpawnSpec, type EarlyDaemon, sameSpec } from "./early-daemon";
 import { closeServer, createHealthServer, listen } from "./health-server";
 import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
@@ -24,11 +25,13 @@ export function logPath(root: string): string {
 
 /**
  * Wires the subsystems in the seed's order: health server, supervisor, heartbeat (the
- * activity tracker it reports from starts alongside), then tools in the background.
+ * activity tracker it reports from starts alongside), then tools in the background. The
+ * daemon itself may already run (`early`, spawned by main before this module loaded).
  */
 export async function startSidecar(
   loaded: LoadedConfig,
   env: Record<string, string | undefined>,
+  early: EarlyDaemon | null = null,
 ): Promise<RunningSidecar> {
   const { config, timings, secret } = loaded;
   const startedAt = Date.now();
@@ -39,11 +42,18 @@ export async function startSidecar(
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
-  const daemonPort = resolveListenPort(config.daemon.port, env);
   const healthPort = resolveListenPort(config.healthPort, env);
   const childEnv = buildChildEnv({ base: env, root: config.root, extra: config.daemon.env });
+  const spec = daemonSpawnSpec(config.root, config.daemon, env);
+  // A daemon spawned ahead of the sidecar is kept only if it is exactly the one we would spawn.
+  const adopted = early && sameSpec(early.spec, spec) ? early : null;
+  if (early && !adopted) {
+    early.child.kill("SIGKILL");
+    log.warn("the daemon spawned early does not match the validated config: spawned again");
+  }
+  for (const w of adopted?.warnings ?? []) log.warn(w);
   // Read before the daemon starts, so it names the save restored, not anything written since.
-  const generation = readRestoredGeneration(config.root, log);
+  const generation = adopted ? adopted.generation : readRestoredGeneration(config.root, log);
 
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -63,6 +73,7 @@ export async function startSidecar(
   try {
     await listen(server, healthPort);
   } catch (err) {
+    adopted?.child.kill("SIGKILL");
     log.error(`health server cannot listen on port ${healthPort}: ${(err as Error).message}`);
     log.close();
     throw err;
@@ -71,11 +82,11 @@ export async function startSidecar(
 
   // 2. Supervisor.
   supervisor = new Supervisor({
-    command: config.daemon.command,
-    args: expandArgs(config.daemon.args, daemonPort),
-    env: { ...childEnv, PORT: String(daemonPort) },
-    cwd: resolve(config.root, config.daemon.cwd ?? "."),
-    port: daemonPort,
+    command: spec.command,
+    args: spec.args,
+    env: spec.env,
+    cwd: spec.cwd,
+    port: spec.port,
     timings,
     log,
     onStatusChange: (status) => {
@@ -84,7 +95,7 @@ export async function startSidecar(
       if (status !== "stopped") void heartbeat?.trigger();
     },
   });
-  supervisor.start();
+  supervisor.start(adopted ?? undefined);
 
   // 3. Heartbeat, with the activity it reports.
   const tracker = new ActivityTracker({

@@ -18,6 +18,9 @@ export type HealthOutcome =
       phases: HealthPhases;
     };
 
+/** How long the health wait polls at its finest cadence before slowing down. */
+export const FAST_POLL_WINDOW_MS = 2_000;
+
 export interface HealthWaitOptions {
   budgetMs: number;
   pollMs: number;
@@ -75,7 +78,9 @@ export async function waitForHealth(
     } catch (err) {
       lastError = `sidecar unreachable: ${(err as Error).message}`;
     }
-    await new Promise((r) => setTimeout(r, opts.pollMs));
+    // Fine-grained while a wake normally completes, then 5× coarser for long (first) starts.
+    const every = since() < FAST_POLL_WINDOW_MS ? opts.pollMs : opts.pollMs * 5;
+    await new Promise((r) => setTimeout(r, every));
   }
   return {
     ok: false,
