@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ProviderError } from "../types";
 import { isSameProcessAlive, readStat } from "./proc";
@@ -46,6 +47,8 @@ export function launchWatchdog(
     child.once("error", () => {}); // no pid: reported below; the log file has the rest
     child.unref();
     pid = child.pid;
+    // Its boot overlaps the agent's start on a busy machine: let the agent have the CPU first.
+    if (pid !== undefined) lowerPriority(pid);
   } finally {
     closeSync(logFd);
   }
@@ -54,6 +57,15 @@ export function launchWatchdog(
   const identity: ProcessIdentity = { pid: stat.pid, startTime: stat.startTime };
   writeJsonAtomic(layout.watchdog, identity);
   return identity;
+}
+
+/** Niceness 10: still scheduled within milliseconds, far inside a TTL of minutes. */
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, 10);
+  } catch {
+    // not permitted here: it runs at normal priority, which is only slower to wake
+  }
 }
 
 /** Asks the watchdog to exit (it would anyway, seeing the sandbox stopped, within one poll). */
