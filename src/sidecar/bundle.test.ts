@@ -169,6 +169,9 @@ describe("bundled sidecar", () => {
     const log = readFileSync(logFile, "utf8");
     expect(log).toContain("[daemon:out] hello from daemon");
     expect(log).toMatch(/^\S+Z INFO sidecar starting/);
+    // The daemon spawned ahead of the sidecar was adopted, not spawned a second time.
+    expect(log).not.toContain("does not match the validated config");
+    expect(log.match(/daemon started \(pid/g)).toHaveLength(1);
     expect(log).not.toContain(SECRET);
     expect(processAlive(running.daemon.pid as number)).toBe(false);
   });
