@@ -6,13 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
+import { agentCronReportSchema, agentMessageSchema } from "../protocol/agent-message";
 import { resolveListenPort, SANDBOX_PORTS } from "../protocol/constants";
 import { ConversationLog } from "./conversation-log";
 
 const MAX_BODY = 1024 * 1024 + 4096;
-// Wake speed: the validators load after the port is open (the bundler defers the module), so
-// the daemon listens sooner; the first request waits for them.
-const schemas = () => import("../protocol/agent-message");
 const workspace = process.env.HOME ?? process.cwd();
 const log = new ConversationLog(join(workspace, "conversations"));
 const port = process.env.PORT
@@ -42,7 +40,7 @@ async function handleMessage(req: IncomingMessage, res: ServerResponse): Promise
   } catch {
     return send(res, 400, { error: "expected a JSON body { id, conversation, text }" });
   }
-  const parsed = (await schemas()).agentMessageSchema.safeParse(json);
+  const parsed = agentMessageSchema.safeParse(json);
   if (!parsed.success)
     return send(res, 400, { error: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
   const { id, conversation, text } = parsed.data;
@@ -59,7 +57,7 @@ async function handleCron(res: ServerResponse): Promise<void> {
   } catch {
     return send(res, 200, { jobs: [] });
   }
-  const parsed = (await schemas()).agentCronReportSchema.safeParse(JSON.parse(text));
+  const parsed = agentCronReportSchema.safeParse(JSON.parse(text));
   if (!parsed.success)
     return send(res, 500, { error: "cron.json: expected { jobs: [{ name, schedule, message }] }" });
   send(res, 200, parsed.data);
@@ -81,8 +79,6 @@ const server = createServer((req, res) => {
 server.listen(port, "0.0.0.0", () => {
   console.log(`echo agent listening on ${port}, workspace ${workspace}`);
 });
-
-void schemas(); // start loading them now that listen() is under way
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => server.close(() => process.exit(0)));
