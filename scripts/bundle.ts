@@ -1,14 +1,17 @@
 /**
  * Bundles the code that runs INSIDE sandboxes into single files with no runtime
  * dependencies: the server copies them into each sandbox and runs them with `node`.
+ * Also builds the operator CLI (bin/clawrun.mjs runs it; docs/cli.md).
  */
 import { build } from "esbuild";
+import { buildCli } from "../bin/build-cli.mjs";
 import { BUNDLES, bundleDir } from "../src/server/bundles";
 
 async function main(): Promise<void> {
   const outdir = bundleDir();
-  await Promise.all(
-    Object.entries(BUNDLES).map(([, b]) =>
+  await Promise.all([
+    buildCli(process.cwd()),
+    ...Object.entries(BUNDLES).map(([, b]) =>
       build({
         entryPoints: [b.entry],
         outfile: `${outdir}/${b.file}`,
@@ -22,7 +25,7 @@ async function main(): Promise<void> {
         logLevel: "warning",
       }),
     ),
-  );
+  ]);
 }
 
 main().catch((err) => {

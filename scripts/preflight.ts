@@ -2,12 +2,11 @@
  * Runs before `next dev` / `next start`: fails fast with a readable message on a broken
  * clawrun.json or environment (exit 1, no stack trace), creates local secrets on first run
  * and announces the operator secret once, and builds the in-sandbox bundles.
+ * `clawrun config check` runs the same validation (src/server/startup-check.ts).
  */
 import { execFileSync } from "node:child_process";
-import { EnvError, readEnv } from "../src/config/env";
-import { ConfigError } from "../src/config/load-config";
-import { MissingSecretsError, resolveSecrets } from "../src/config/secrets";
-import { loadClawrunConfig } from "../src/server/config-schema";
+import { resolveSecrets } from "../src/config/secrets";
+import { checkStartup, startupProblems } from "../src/server/startup-check";
 
 function fail(lines: string[]): never {
   console.error("\nClawRun cannot start:\n");
@@ -16,13 +15,13 @@ function fail(lines: string[]): never {
   process.exit(1);
 }
 
+const check = checkStartup(process.env, process.cwd());
+if (!check.ok) fail(check.problems);
 try {
-  const env = readEnv();
-  const { path } = loadClawrunConfig(env.configPath);
-  const { secrets, generated, file } = resolveSecrets(env);
+  const { secrets, generated, file } = resolveSecrets(check.env);
   console.log(
-    path
-      ? `clawrun: using ${path}`
+    check.configPath
+      ? `clawrun: using ${check.configPath}`
       : "clawrun: no clawrun.json, using defaults (echo agent, local sandboxes)",
   );
   if (generated.includes("ADMIN_SECRET")) {
@@ -32,7 +31,5 @@ try {
   }
   execFileSync(process.execPath, ["--import", "tsx", "scripts/bundle.ts"], { stdio: "inherit" });
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof EnvError) fail(err.problems);
-  if (err instanceof MissingSecretsError) fail([err.message]);
-  fail([err instanceof Error ? err.message : String(err)]);
+  fail(startupProblems(err));
 }

@@ -116,10 +116,32 @@ describe("architecture (docs/architecture.md)", () => {
     }
   });
 
+  it("keeps the sidecar lean: everything it imports, src/protocol included, uses Node built-ins only (no zod: docs/sidecar.md, Memory)", () => {
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file)?.files ?? []) visit(next);
+    };
+    for (const file of graph.keys()) if (file.startsWith("src/sidecar/")) visit(file);
+    expect(
+      [...reached].filter((f) => !f.startsWith("src/sidecar/") && !f.startsWith("src/protocol/")),
+    ).toEqual([]);
+    const heavy = [...reached].flatMap((file) =>
+      (graph.get(file)?.packages ?? [])
+        .filter((p) => !p.startsWith("node:"))
+        .map((p) => `${file} → ${p}`),
+    );
+    expect(heavy).toEqual([]);
+  });
+
   it("imports flow downwards: protocol and config never reach into the server", () => {
     expect(violations("src/protocol/", ["src/server/", "src/config/", "app/"])).toEqual([]);
     expect(violations("src/config/", ["src/server/", "app/"])).toEqual([]);
     expect(violations("src/server/", ["app/"])).toEqual([]);
+    // The operator CLI sits on top: nothing in the app imports it (the Next build ignores it).
+    expect(violations("src/", ["src/cli/"], ["src/cli/"])).toEqual([]);
+    expect(violations("app/", ["src/cli/"])).toEqual([]);
   });
 
   it("keeps the domain pure: no I/O and no other server folder", () => {

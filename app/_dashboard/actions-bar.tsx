@@ -1,16 +1,19 @@
 "use client";
 
 import type { ConfirmRequest } from "./confirm-dialog";
-import type { Overview } from "./types";
+import { KeptNote } from "./kept-note";
+import type { Overview, SnapshotInfo } from "./types";
 import type { Actions } from "./use-actions";
 
 /** Start/Wake, Stop, Snapshot now, Start fresh; destructive ones ask first. */
 export function ActionsBar({
   overview,
+  snapshots,
   actions,
   confirm,
 }: {
   overview: Overview | null;
+  snapshots: SnapshotInfo[] | null;
   actions: Actions;
   confirm(request: ConfirmRequest): Promise<boolean>;
 }) {
@@ -37,11 +40,17 @@ export function ActionsBar({
     const ok = await confirm({
       title: "Start fresh?",
       body: (
-        <p>
-          The agent starts in an empty sandbox: its files from earlier snapshots are not restored
-          (the snapshots are kept).
-          {running ? " The running sandbox is snapshotted and stopped first." : ""}
-        </p>
+        <>
+          <p>
+            The agent starts in an empty sandbox: its files from earlier snapshots are not restored.
+            {running ? " The running sandbox is snapshotted and stopped first." : ""}
+          </p>
+          <KeptNote
+            snapshots={snapshots}
+            running={running}
+            keep={overview?.settings.snapshotsKept ?? 1}
+          />
+        </>
       ),
       confirmLabel: "Start fresh",
     });

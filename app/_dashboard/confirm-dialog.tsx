@@ -21,15 +21,22 @@ export function useConfirm(): {
   dialog: ReactNode;
 } {
   const [pending, setPending] = useState<Pending | null>(null);
-  const confirm = useCallback(
-    (request: ConfirmRequest) =>
-      new Promise<boolean>((resolve) => setPending({ ...request, resolve })),
-    [],
-  );
+  const trigger = useRef<HTMLElement | null>(null);
+  const confirm = useCallback((request: ConfirmRequest) => {
+    trigger.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return new Promise<boolean>((resolve) => setPending({ ...request, resolve }));
+  }, []);
   const done = useCallback(
     (ok: boolean) => {
       pending?.resolve(ok);
       setPending(null);
+      // Back to the button that opened the dialog (the browser does not always: React may
+      // have re-rendered it); if it is gone or disabled now, to the status line.
+      const back = trigger.current;
+      setTimeout(() => {
+        if (back?.isConnected && !(back as HTMLButtonElement).disabled) back.focus();
+        else document.getElementById("top-line")?.focus();
+      }, 0);
     },
     [pending],
   );

@@ -3,6 +3,8 @@ import { Loading, Panel } from "./panel";
 import { RestartChart } from "./restart-chart";
 import type { LifecycleEvent, Overview } from "./types";
 
+const DAY = 24 * 60 * 60_000;
+
 /** The agent's daemon as the sidecar supervises it, with its restart history. */
 export function DaemonPanel({
   overview,
@@ -36,7 +38,7 @@ export function DaemonPanel({
             <dd className="num mono" data-testid="daemon-pid">
               {live?.daemon.pid ?? "—"}
             </dd>
-            <dt>Restarts</dt>
+            <dt>Restarts in this sandbox</dt>
             <dd className="num" data-testid="daemon-restarts">
               {restarts ?? "—"}
             </dd>
@@ -54,7 +56,10 @@ export function DaemonPanel({
               ? "The sidecar is not answering its health check."
               : ""}
           </p>
-          <RestartChart points={restartHistory(events ?? [])} now={now} />
+          <RestartChart
+            points={restartHistory(events ?? []).filter((p) => p.at >= now - DAY)}
+            now={now}
+          />
         </>
       ) : (
         <Loading />

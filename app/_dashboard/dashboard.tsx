@@ -2,27 +2,38 @@
 
 import { ActionsBar } from "./actions-bar";
 import { AwakePanel } from "./awake-panel";
+import { ChannelCards } from "./channel-cards";
 import { ConfigPanel } from "./config-panel";
 import { useConfirm } from "./confirm-dialog";
+import { CostCard } from "./cost-card";
 import { CronPanel } from "./cron-panel";
 import { DaemonPanel } from "./daemon-panel";
 import { EventsPanel } from "./events-panel";
+import { GettingStarted } from "./getting-started";
 import { InboxPanel } from "./inbox-panel";
+import { LiveBanner } from "./live-banner";
 import { LogsPanel } from "./logs-panel";
 import { RunwayPanel } from "./runway-panel";
 import { SignOutButton } from "./sign-out-button";
 import { SnapshotsPanel } from "./snapshots-panel";
 import { StatusPanel } from "./status-panel";
+import { TopLine } from "./top-line";
 import { useActions } from "./use-actions";
-import { useDashboardData } from "./use-dashboard-data";
+import { useLiveData } from "./use-live-data";
 import { useNow } from "./use-now";
 
-/** The operator dashboard: one screen, polled, every panel a small component of its own. */
+/**
+ * The operator dashboard: the answer on top, then the panels, each a small component of its
+ * own. Data is pushed by the server (use-live-data); while it is unreachable the page says
+ * so, greys out and its clocks stop.
+ */
 export function Dashboard() {
-  const feed = useDashboardData();
-  const now = useNow(feed.skewMs);
-  const { overview, events, snapshots, inbox, logs, config } = feed.data;
-  const actions = useActions(overview, feed.refreshNow);
+  const feed = useLiveData();
+  const stale = feed.live.staleSince !== null;
+  const now = useNow(feed.skewMs, stale ? (feed.live.staleSince ?? undefined) : undefined);
+  const { overview, events, snapshots, inbox, logs, config, cost } = feed.data;
+  const errors = feed.panelErrors;
+  const actions = useActions(overview, feed.refreshNow, feed.live.reconnects);
   const { confirm, dialog } = useConfirm();
 
   return (
@@ -32,18 +43,34 @@ export function Dashboard() {
           <h1>ClawRun</h1>
           <span className="muted small">operator dashboard</span>
         </div>
-        <SignOutButton />
+        <div className="row">
+          {stale ? null : <LiveBanner live={feed.live} now={Date.now()} />}
+          <SignOutButton />
+        </div>
       </header>
-      <main className="dash">
-        <p className="error banner reserve" role="status" data-testid="load-error">
-          {feed.error ? `Could not refresh: ${feed.error}` : ""}
-        </p>
+      <main className={stale ? "dash stale" : "dash"} aria-busy={overview === null}>
+        {stale ? <LiveBanner live={feed.live} now={Date.now()} /> : null}
         <div className="grid">
+          <TopLine
+            overview={overview}
+            now={now}
+            actions={actions}
+            trail={feed.trail}
+            confirm={confirm}
+          />
+          {/* The deploy setup checklist (its own component, branch `deploy`) goes here. */}
+          <GettingStarted overview={overview} />
           <StatusPanel overview={overview} now={now}>
-            <ActionsBar overview={overview} actions={actions} confirm={confirm} />
+            <ActionsBar
+              overview={overview}
+              snapshots={snapshots}
+              actions={actions}
+              confirm={confirm}
+            />
           </StatusPanel>
-          <RunwayPanel overview={overview} now={now} />
+          <CostCard cost={cost} error={errors.cost} />
           <DaemonPanel overview={overview} events={events} now={now} />
+          <RunwayPanel overview={overview} now={now} />
           <AwakePanel overview={overview} />
           <CronPanel overview={overview} now={now} />
           <InboxPanel inbox={inbox} actions={actions} now={now} />
@@ -54,8 +81,9 @@ export function Dashboard() {
             confirm={confirm}
             now={now}
           />
-          <EventsPanel events={events} now={now} />
-          <LogsPanel logs={logs} />
+          <ChannelCards now={now} />
+          <EventsPanel events={events} error={errors.events} />
+          <LogsPanel logs={logs} error={errors.logs} />
           <ConfigPanel rows={config} />
         </div>
       </main>

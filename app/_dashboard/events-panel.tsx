@@ -1,72 +1,129 @@
-import { asSentence, formatClock, formatMs, formatTimestamp, phaseTimings } from "./format";
+"use client";
+
+import { useState } from "react";
+import { type EventFilter, filterEvents, summarizeEvent } from "./event-summary";
+import { formatMs, formatTimestamp, phaseTimings } from "./format";
 import { Loading, Panel } from "./panel";
 import type { LifecycleEvent } from "./types";
 
-/** Newest first; the rest is one scroll away (the event log itself is capped server-side). */
-const SHOWN = 60;
+/** Newest first; older ones behind "show more" (the page itself scrolls, never a box in it). */
+const PAGE = 25;
 
-/** The lifecycle timeline: what happened, in words, with wake/sleep phase timings. */
-export function EventsPanel({ events, now }: { events: LifecycleEvent[] | null; now: number }) {
+const CLOCK = new Intl.DateTimeFormat("en-GB", {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** The lifecycle timeline: one row per transition, expandable into its phases. */
+export function EventsPanel({
+  events,
+  error,
+}: {
+  events: LifecycleEvent[] | null;
+  error?: string;
+}) {
+  const [filter, setFilter] = useState<EventFilter>("all");
+  const [shown, setShown] = useState(PAGE);
+  const list = events ? filterEvents(events, filter) : [];
   return (
     <Panel
       id="events"
       title="Lifecycle events"
       wide
-      aside={events?.length ? `${Math.min(events.length, SHOWN)} most recent` : null}
+      aside={
+        <label className="row small">
+          Show{" "}
+          <select
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as EventFilter)}
+            data-testid="event-filter"
+          >
+            <option value="all">all events</option>
+            <option value="problems">warnings and errors</option>
+          </select>
+        </label>
+      }
     >
+      {error ? (
+        <p className="error" data-testid="events-error">
+          {error}
+        </p>
+      ) : null}
       {events ? (
-        <div className="scroll tall">
-          {events.length === 0 ? (
-            <p className="muted">Nothing has happened yet. Start the agent to see its lifecycle.</p>
-          ) : (
+        list.length === 0 ? (
+          <p className="muted">
+            {filter === "all"
+              ? "Nothing has happened yet. Start the agent to see its lifecycle."
+              : "No warnings or errors."}
+          </p>
+        ) : (
+          <>
             <ol className="timeline plain">
-              {events.slice(0, SHOWN).map((e) => (
-                <EventItem key={e.id} event={e} now={now} />
+              {list.slice(0, shown).map((e, n) => (
+                <EventRow key={e.id} event={e} summary={summarizeEvent(e, list.slice(n + 1))} />
               ))}
             </ol>
-          )}
-        </div>
-      ) : (
+            {list.length > shown ? (
+              <button type="button" className="secondary" onClick={() => setShown(shown + PAGE)}>
+                Show {Math.min(PAGE, list.length - shown)} older
+              </button>
+            ) : null}
+          </>
+        )
+      ) : error ? null : (
         <Loading />
       )}
     </Panel>
   );
 }
 
-function EventItem({ event: e, now }: { event: LifecycleEvent; now: number }) {
-  const phases = phaseTimings(e.details);
-  const total = phases.find((p) => p.key === "totalMs")?.ms;
-  const parts = phases.filter((p) => p.key !== "totalMs");
+function EventRow({ event: e, summary }: { event: LifecycleEvent; summary: string }) {
+  const phases = phaseTimings(e.details).filter((p) => p.key !== "totalMs");
+  const time = (
+    <time
+      className="num muted"
+      dateTime={new Date(e.at).toISOString()}
+      title={formatTimestamp(e.at)}
+    >
+      {CLOCK.format(e.at)}
+    </time>
+  );
+  const head = (
+    <>
+      {e.level === "info" ? null : <span className={`pill level-${e.level}`}>{e.level}</span>}{" "}
+      <span data-testid="event-summary">{summary}</span>
+    </>
+  );
   return (
     <li className={`event level-${e.level}`} data-testid="event" data-type={e.type}>
-      <time
-        className="num muted"
-        dateTime={new Date(e.at).toISOString()}
-        title={formatTimestamp(e.at)}
-      >
-        {formatClock(e.at, now)}
-      </time>
-      <div>
-        <p>
-          {e.level === "info" ? null : <span className={`pill level-${e.level}`}>{e.level}</span>}{" "}
-          {asSentence(e.message)}
-        </p>
-        <p className="muted small mono">
-          {e.type}
-          {e.sandboxId ? ` · ${e.sandboxId}` : ""}
-        </p>
-        {parts.length ? (
+      {time}
+      {phases.length ? (
+        <details>
+          <summary>{head}</summary>
           <p className="phases small num" data-testid="event-timings">
-            {total !== undefined ? <strong>{formatMs(total)} total: </strong> : null}
-            {parts.map((p, idx) => (
+            {phases.map((p, idx) => (
               <span key={p.key}>
                 {idx ? " · " : ""}
                 {p.label} {formatMs(p.ms)}
               </span>
             ))}
           </p>
-        ) : null}
-      </div>
+          <p className="muted small mono">
+            {e.type}
+            {e.sandboxId ? ` · ${e.sandboxId}` : ""}
+          </p>
+        </details>
+      ) : (
+        <div>
+          <p>{head}</p>
+          <p className="muted small mono">
+            {e.type}
+            {e.sandboxId ? ` · ${e.sandboxId}` : ""}
+          </p>
+        </div>
+      )}
     </li>
   );
 }

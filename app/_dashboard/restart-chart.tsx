@@ -29,8 +29,8 @@ export function RestartChart({ points, now }: { points: RestartPoint[]; now: num
         <span>{formatClock(chart.from, now)}</span>
         <span data-testid="restart-summary">
           {last
-            ? `${plural(points.length, "restart")}, last ${formatAge(last.at, now)}`
-            : "no restarts recorded"}
+            ? `${plural(points.length, "restart")} in the last 24 h, last ${formatAge(last.at, now)}`
+            : "no restarts in the last 24 h"}
         </span>
         <span>now</span>
       </figcaption>

@@ -9,6 +9,7 @@ import {
   formatSleepOutlook,
   runwayShare,
 } from "./format";
+import { heartbeatPunctuality } from "./health";
 import { Loading, Panel } from "./panel";
 import type { Overview } from "./types";
 
@@ -27,7 +28,7 @@ export function RunwayPanel({ overview, now }: { overview: Overview | null; now:
   const hb = overview?.heartbeat;
 
   return (
-    <Panel id="runway" title="TTL runway">
+    <Panel id="runway" title="Heartbeat and native TTL">
       {overview && i ? (
         <>
           <p className="big num" data-testid="ttl-left">
@@ -48,6 +49,12 @@ export function RunwayPanel({ overview, now }: { overview: Overview | null; now:
             <dt>Last heartbeat</dt>
             <dd className="num" data-testid="heartbeat-age">
               {hb && hb.sandboxId === i.sandboxId ? formatAge(hb.receivedAt, now) : "none yet"}
+            </dd>
+            <dt>Heartbeat</dt>
+            <dd className="num" data-testid="heartbeat-punctuality">
+              {hb && hb.sandboxId === i.sandboxId
+                ? heartbeatPunctuality(now - hb.receivedAt, overview.settings.heartbeatIntervalMs)
+                : "—"}
             </dd>
             <dt>Last extend</dt>
             <dd className="num">

@@ -1,5 +1,6 @@
 import type { ConfirmRequest } from "./confirm-dialog";
 import { formatAge, formatBytes, formatClock, formatTimestamp } from "./format";
+import { KeptNote } from "./kept-note";
 import { Loading, Panel } from "./panel";
 import type { Overview, SnapshotInfo } from "./types";
 import type { Actions } from "./use-actions";
@@ -52,10 +53,13 @@ export function SnapshotsPanel({
       const ok = await confirm({
         title: "Restart from this snapshot?",
         body: (
-          <p>
-            The running sandbox is snapshotted and stopped, then the agent wakes from{" "}
-            <code>{s.id}</code>.
-          </p>
+          <>
+            <p>
+              The running sandbox is snapshotted and stopped, then the agent wakes from{" "}
+              <code>{s.id}</code>.
+            </p>
+            <KeptNote snapshots={snapshots} running keep={overview?.settings.snapshotsKept ?? 1} />
+          </>
         ),
         confirmLabel: "Restart from snapshot",
       });

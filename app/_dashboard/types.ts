@@ -1,14 +1,25 @@
 // Shapes of the operator JSON API, taken from the server's own types (type-only imports,
 // erased at build time, so no server code reaches the browser bundle).
 
+import type { CostSummary } from "@/src/server/dashboard/cost";
 import type { ConfigRow } from "@/src/server/dashboard/effective-config";
+import type { Transition } from "@/src/server/dashboard/live-feed";
 import type { Overview } from "@/src/server/dashboard/overview";
 import type { LifecycleEvent } from "@/src/server/domain/events";
 import type { InboxMessage } from "@/src/server/domain/inbox-message";
 import type { LogTail } from "@/src/server/operator/logs";
 import type { SnapshotInfo } from "@/src/server/providers/types";
 
-export type { ConfigRow, InboxMessage, LifecycleEvent, LogTail, Overview, SnapshotInfo };
+export type {
+  ConfigRow,
+  CostSummary,
+  InboxMessage,
+  LifecycleEvent,
+  LogTail,
+  Overview,
+  SnapshotInfo,
+  Transition,
+};
 
 export interface InboxView {
   counts: { pending: number; dead: number };
@@ -24,4 +35,5 @@ export interface DashboardData {
   inbox: InboxView | null;
   logs: LogTail | null;
   config: ConfigRow[] | null;
+  cost: CostSummary | null;
 }

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api";
+import { asSentence } from "./format";
 import type { Overview } from "./types";
 
 /** How long buttons stay disabled waiting for the server to show an accepted action's effect. */
@@ -27,20 +28,34 @@ function fingerprint(o: Overview | null): string {
  * an accepted action the buttons stay disabled until the polled state shows a change (or a
  * bounded wait passes): a second click cannot race the first.
  */
-export function useActions(overview: Overview | null, refreshNow: () => void): Actions {
+export function useActions(
+  overview: Overview | null,
+  refreshNow: () => void,
+  reconnects = 0,
+): Actions {
   const [inFlight, setInFlight] = useState<string | null>(null);
   const [settling, setSettling] = useState<{ label: string; from: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const current = fingerprint(overview);
 
+  const settledIn = overview && !overview.transitioning ? overview.instance : null;
   useEffect(() => {
-    if (settling && current !== settling.from) {
+    // Settled: the state moved and is at rest again (a wake passes creating and starting).
+    if (settling && settledIn && current !== settling.from) {
       setSettling(null);
       // The status panel now tells the story (and announces it); the notice would be stale.
       setNotice(null);
+      // A wake that ended in failure again says so here too, next to the button pressed.
+      if (settledIn.status === "failed")
+        setError(`${settling.label} failed: ${asSentence(settledIn.error ?? settledIn.reason)}`);
     }
-  }, [current, settling]);
+  }, [current, settling, settledIn]);
+
+  // An error from while the server was away is stale once it is back.
+  useEffect(() => {
+    if (reconnects > 0) setError(null);
+  }, [reconnects]);
 
   useEffect(() => {
     if (!settling) return;

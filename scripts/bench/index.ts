@@ -8,14 +8,21 @@ import { execFileSync } from "node:child_process";
 const ALL = {
   store: "state store: heartbeat path latency and commands per heartbeat",
   heartbeat: "heartbeat handling (route handler) latency and store round trips",
-  snapshot: "local provider snapshot/restore vs tar -czf/-xzf of 100 MB / 20,000 files",
+  snapshot:
+    "local provider snapshot/restore vs tar --zstd (same level) and tar -czf/-xzf of 100 MB / 20,000 files",
   sidecar: "sidecar idle memory/CPU; activity tracking vs a full walk on 100,000 files",
   wake: "message to a sleeping agent: 202 ack and each wake phase over 20 wakes",
   "provider-calls": "each provider call: local vs vercel through the SDK and the API emulator",
   channels:
-    "Telegram and WhatsApp webhooks to a sleeping agent: ack p50/p99, typing indicator and reply latency",
-  "channels-slack-discord":
-    "Slack and Discord webhooks to a sleeping agent: ack p50/p99 and time to the waking indicator over 200 messages each",
+    "Telegram, WhatsApp, Slack and Discord webhooks to a sleeping agent: ack p50/p99, waiting indicator and reply latency",
+  cli: "operator CLI: spawn-to-exit of status, events, send, config check vs bare Node anchors",
+  dashboard:
+    "dashboard live feed vs the old poller: statuses of a wake/sleep seen and how late; store calls of an open feed",
+  "scheduled-wake":
+    "a sleeping agent's cron job with no timer: QStash one-shot wakes vs the local tick loop (anchor)",
+  load: "1,000 signed messages over 10 s to a sleeping agent across 20 conversations: 202 p50/p99 during the wake, one wake, delivery, server RSS",
+  "heartbeat-load":
+    "100 heartbeats/s for 60 s through the heartbeat route with the Redis store: p99 and store commands per heartbeat",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

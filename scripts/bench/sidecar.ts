@@ -1,7 +1,9 @@
 /**
- * Sidecar benchmark (issue 5): `npx tsx scripts/bench/sidecar.ts [--idle-seconds 20]`
- *  1. the bundled sidecar with an idle daemon, shipped (seed) timings: resident memory
- *     and CPU while idle, on an empty workspace and on a 100,000-file one;
+ * Sidecar benchmark: `npm run bench -- sidecar [--idle-seconds 20]`
+ *  1. the bundled sidecar with an idle daemon, shipped timings: resident memory and CPU
+ *     while idle, on an empty workspace and on a 100,000-file one, next to the anchor — a
+ *     bare Node HTTP server measured the same way in the same run (docs/sidecar.md, "Memory":
+ *     the sidecar's goal is within 8 MB of it);
  *  2. CPU of tracking activity on that 100,000-file workspace: the sidecar's tracker vs a
  *     full directory walk (and Node's own recursive watch, and the bounded fallback scan).
  * Everything runs in a temp dir that is removed afterwards.
@@ -16,7 +18,10 @@ import { freePort, removeDir, sleep, tempDir, waitFor } from "../../tests/suppor
 import type { ActivityResult } from "./sidecar-activity";
 
 const args = process.argv.slice(2);
-const IDLE_SECONDS = Number(args[args.indexOf("--idle-seconds") + 1] || 20);
+const idleAt = args.indexOf("--idle-seconds");
+const IDLE_SECONDS = idleAt >= 0 ? Number(args[idleAt + 1]) : 20;
+/** `--memory-only`: the idle memory table (bare Node vs the sidecar) without the 100,000-file parts. */
+const MEMORY_ONLY = args.includes("--memory-only");
 const FILES = 100_000;
 const WARMUP_MS = 10_000;
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
@@ -123,6 +128,46 @@ async function idleSidecar(work: string, root: string, label: string): Promise<I
   }
 }
 
+/** The anchor: a bare Node HTTP server, idle, sampled exactly like the sidecar. */
+async function idleBareNode(): Promise<IdleResult> {
+  const port = await freePort();
+  const script = `require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "0.0.0.0")`;
+  const child: ChildProcess = spawn(process.execPath, ["-e", script], {
+    detached: true,
+    stdio: "ignore",
+  });
+  const pid = child.pid as number;
+  try {
+    await waitFor("bare server listening", async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/`)).ok;
+      } catch {
+        return false;
+      }
+    });
+    await sleep(WARMUP_MS);
+    const ticks0 = procCpuTicks(pid);
+    const t0 = Date.now();
+    let rss = 0;
+    while (Date.now() - t0 < IDLE_SECONDS * 1000) {
+      await sleep(1_000);
+      rss = Math.max(rss, procRssMb(pid));
+    }
+    const cpuMs = ((procCpuTicks(pid) - ticks0) * 1000) / CLK_TCK;
+    const wall = Date.now() - t0;
+    return {
+      workspace: "bare Node HTTP server (anchor)",
+      rssMb: rss,
+      cpuPercent: (cpuMs / wall) * 100,
+      cpuMsPerMinute: (cpuMs * 60_000) / wall,
+      heartbeats: 0,
+    };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+}
+
 /** The worker is bundled and run with plain node: tsx's own background work would skew idle CPU. */
 async function bundleWorker(work: string): Promise<string> {
   const outfile = join(work, "activity-worker.js");
@@ -165,30 +210,40 @@ async function main(): Promise<void> {
     const big = join(work, "big");
     const empty = join(work, "empty");
     mkdirSync(empty);
-    const g0 = Date.now();
-    generate(big);
-    console.log(`generated ${FILES} files in 1,010 directories in ${Date.now() - g0} ms`);
+    if (!MEMORY_ONLY) {
+      const g0 = Date.now();
+      generate(big);
+      console.log(`generated ${FILES} files in 1,010 directories in ${Date.now() - g0} ms`);
+    }
 
     console.log(
       `\nidle sidecar, seed timings, ${IDLE_SECONDS} s each after ${WARMUP_MS / 1000} s warm-up (node ${process.version})`,
     );
-    const idle = await Promise.all([
+    const [bare, ...idle] = await Promise.all([
+      idleBareNode(),
       idleSidecar(work, empty, "empty"),
-      idleSidecar(work, big, "100k files"),
+      ...(MEMORY_ONLY ? [] : [idleSidecar(work, big, "100k files")]),
     ]);
+    const anchor = bare as IdleResult;
     console.log(
       table(
-        ["workspace", "RSS (MB)", "CPU %", "CPU ms/min", "heartbeats"],
-        idle.map((r) => [
-          r.workspace,
+        ["process", "RSS (MB)", "RSS over bare Node (MB)", "CPU %", "CPU ms/min", "heartbeats"],
+        [anchor, ...idle].map((r) => [
+          r === anchor ? r.workspace : `sidecar, ${r.workspace} workspace`,
           r.rssMb.toFixed(1),
+          r === anchor ? "-" : (r.rssMb - anchor.rssMb).toFixed(1),
           r.cpuPercent.toFixed(3),
           r.cpuMsPerMinute.toFixed(1),
           String(r.heartbeats),
         ]),
       ),
     );
+    const emptyOver = (idle[0] as IdleResult).rssMb - anchor.rssMb;
+    console.log(
+      `goal: the sidecar within 8 MB of a bare Node HTTP server: ${emptyOver.toFixed(1)} MB over → ${emptyOver <= 8 ? "met" : "NOT met"}`,
+    );
 
+    if (MEMORY_ONLY) return;
     console.log(
       `\nactivity tracking on ${FILES} files (each in its own process; idle window 10 s after 10 s settling)`,
     );

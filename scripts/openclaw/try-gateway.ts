@@ -10,7 +10,7 @@
  *      under another path, starts again and shows the same conversation continues.
  *
  *   npx tsx scripts/openclaw/try-gateway.ts [--cache DIR] [--keep] [--idle SECONDS]
- * Default cache: $OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
+ * Default cache: $CLAWRUN_OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -39,7 +39,7 @@ const run = promisify(execFile);
 const args = process.argv.slice(2);
 const cacheDir = args.includes("--cache")
   ? (args[args.indexOf("--cache") + 1] ?? "")
-  : (process.env.OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
+  : (process.env.CLAWRUN_OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
 const keep = args.includes("--keep");
 /** Seconds of idleness to watch for file writes after the second reply (in 30 s windows). */
 const idleSeconds = args.includes("--idle") ? Number(args[args.indexOf("--idle") + 1]) : 30;
@@ -128,8 +128,14 @@ async function main(): Promise<void> {
     const conversation = "telegram:4242";
     const say = async (baseUrl: string, id: string, text: string) => {
       const start = performance.now();
+      // A try-out on this machine with no sidecar in front: straight to the gateway. ClawRun
+      // itself reaches it only through the sidecar's door (docs/sidecar.md).
+      const direct = {
+        label: baseUrl,
+        fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
+      };
       const r = await deliverToOpenClaw(
-        baseUrl,
+        direct,
         gatewayToken,
         { id, conversation, text },
         AbortSignal.timeout(300_000),

@@ -76,8 +76,10 @@ const server = createServer((req, res) => {
   route.catch((err: unknown) => send(res, 500, { error: (err as Error).message }));
 });
 
-server.listen(port, "0.0.0.0", () => {
-  console.log(`echo agent listening on ${port}, workspace ${workspace}`);
+// HOST: the sidecar asks for loopback (the daemon is reached only through its door).
+const host = process.env.HOST || "127.0.0.1";
+server.listen(port, host, () => {
+  console.log(`echo agent listening on ${host}:${port}, workspace ${workspace}`);
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

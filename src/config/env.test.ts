@@ -75,7 +75,11 @@ describe("readEnv", () => {
   });
 
   it("on Vercel derives the public URL and turns the local tick off", () => {
-    const env = readEnv({ VERCEL: "1", VERCEL_PROJECT_PRODUCTION_URL: "claw.vercel.app" });
+    const env = readEnv({
+      VERCEL: "1",
+      VERCEL_PROJECT_PRODUCTION_URL: "claw.vercel.app",
+      REDIS_URL: "redis://127.0.0.1:1",
+    });
     expect(env.onVercel).toBe(true);
     expect(env.publicUrl).toBe("https://claw.vercel.app");
     expect(env.localTick).toBe(false);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ClawrunError } from "../protocol/clawrun-error";
 import { LIFECYCLE, type LifecycleTimings } from "./constants";
 import { formatIssues } from "./format-issues";
+import { type StoreSettings, selectStore, VERCEL_STORE_MISSING } from "./store-env";
 
 /**
  * The only reader of process.env. Everything else receives an `AppEnv`.
@@ -36,13 +37,11 @@ const envSchema = z.object({
   CRON_SECRET: secret,
   CLAWRUN_WEBHOOK_SECRET: secret,
   CLAWRUN_PUBLIC_URL: httpUrl,
-  UPSTASH_REDIS_REST_URL: httpUrl,
-  UPSTASH_REDIS_REST_TOKEN: optionalString,
-  KV_REST_API_URL: httpUrl,
-  KV_REST_API_TOKEN: optionalString,
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    error: "expected a redis:// or rediss:// URL",
-  }),
+  QSTASH_TOKEN: optionalString,
+  QSTASH_URL: httpUrl,
+  QSTASH_CURRENT_SIGNING_KEY: optionalString,
+  QSTASH_NEXT_SIGNING_KEY: optionalString,
+  VERCEL_AUTOMATION_BYPASS_SECRET: optionalString,
   CLAWRUN_STATE_DIR: optionalString,
   CLAWRUN_CONFIG: optionalString,
   CLAWRUN_TIMINGS: optionalString,
@@ -61,10 +60,17 @@ const envSchema = z.object({
   NODE_ENV: optionalString,
 });
 
-export type StoreSettings =
-  | { kind: "sqlite" }
-  | { kind: "upstash"; url: string; token: string; source: "UPSTASH_REDIS_REST" | "KV_REST_API" }
-  | { kind: "redis-tcp"; url: string };
+export type { StoreSettings };
+
+export interface SchedulerSettings {
+  kind: "qstash";
+  token: string;
+  /** QSTASH_URL (the region's API, or a test server); QStash's default when absent. */
+  baseUrl: string | null;
+  /** Callbacks are verified with both keys, so a key rotation never drops a wake. */
+  currentSigningKey: string;
+  nextSigningKey: string;
+}
 
 export const SECRET_NAMES = [
   "CLAWRUN_SECRET",
@@ -79,15 +85,26 @@ export interface AppEnv {
   production: boolean;
   stateDir: string;
   configPath: string;
-  /** URL the sidecar posts heartbeats to; null on Vercel when nothing tells us. */
+  /**
+   * URL the sidecar posts heartbeats to and platforms call: CLAWRUN_PUBLIC_URL, else on Vercel
+   * the production domain (never VERCEL_URL: per-deployment URLs sit behind Deployment
+   * Protection); null on Vercel when nothing tells us.
+   */
   publicUrl: string | null;
+  /**
+   * VERCEL_AUTOMATION_BYPASS_SECRET: lets platforms and the sidecar through Deployment
+   * Protection (docs/deploy.md, "Deployment Protection"). Null when protection is off.
+   */
+  protectionBypass: string | null;
+  /** A one-shot scheduler for wakes while asleep (QStash), or null: the daily cron only. */
+  scheduler: SchedulerSettings | null;
   store: StoreSettings;
   /** Secrets given in the environment; missing ones are resolved by secrets.ts. */
   givenSecrets: Partial<Record<SecretName, string>>;
   logLevel: string;
   /** Test-only shortening of lifecycle internals (CLAWRUN_TIMINGS); empty in normal runs. */
   timingOverrides: Partial<LifecycleTimings>;
-  /** In-process reconcile tick: on by default locally, off on Vercel (Vercel Cron calls /api/cron). */
+  /** In-process reconcile tick: on by default locally, off on Vercel (lazy ticks, daily cron, QStash wakes). */
   localTick: boolean;
   /** Basics sandbox processes inherit on the local provider (never secrets). */
   hostEnv: { PATH: string; LANG?: string; TZ?: string };
@@ -116,15 +133,32 @@ export function readEnv(
   source: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
 ): AppEnv {
+  const { env, problems } = inspectEnv(source, cwd);
+  if (!env || problems.length > 0) throw new EnvError(problems);
+  return env;
+}
+
+/**
+ * Like readEnv, but reports the problems beside what could be read instead of throwing, so
+ * the setup checklist can say everything that is missing at once (`env` is null only when a
+ * value is malformed; a missing store leaves `store` at sqlite and names the problem).
+ */
+export function inspectEnv(
+  source: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): { env: AppEnv | null; problems: string[] } {
   const parsed = envSchema.safeParse(source, { reportInput: false });
-  if (!parsed.success) throw new EnvError(formatIssues("environment", parsed.error.issues));
+  if (!parsed.success)
+    return { env: null, problems: formatIssues("environment", parsed.error.issues) };
   const e = parsed.data;
   const problems: string[] = [];
   const onVercel = e.VERCEL === "1";
 
-  const store = selectStore(e, problems);
+  const store = selectStore(source, problems) ?? { kind: "sqlite" };
+  if (onVercel && store.kind === "sqlite" && problems.length === 0)
+    problems.push(VERCEL_STORE_MISSING);
+  const scheduler = selectScheduler(e, problems);
   const timingOverrides = parseTimings(e.CLAWRUN_TIMINGS, problems);
-  if (problems.length > 0) throw new EnvError(problems);
 
   const givenSecrets: Partial<Record<SecretName, string>> = {};
   for (const name of SECRET_NAMES) {
@@ -138,7 +172,7 @@ export function readEnv(
     : null;
   const ownSecrets = new Set<string>(SECRET_NAMES);
 
-  return {
+  const env: AppEnv = {
     onVercel,
     production: e.NODE_ENV === "production",
     stateDir: isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir),
@@ -149,6 +183,8 @@ export function readEnv(
         "",
       ) ?? null,
     store,
+    protectionBypass: e.VERCEL_AUTOMATION_BYPASS_SECRET ?? null,
+    scheduler,
     givenSecrets,
     logLevel: e.LOG_LEVEL ?? "info",
     timingOverrides,
@@ -161,31 +197,30 @@ export function readEnv(
     passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
     moduleEnv: (schema, extra = {}) => parseModuleEnv(schema, { ...extra, ...nonEmpty(source) }),
   };
+  return { env, problems };
 }
 
-function selectStore(e: z.output<typeof envSchema>, problems: string[]): StoreSettings {
-  const pairs = [
-    ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
-    ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
-  ] as const;
-  for (const [urlKey, tokenKey] of pairs) {
-    const url = e[urlKey];
-    const token = e[tokenKey];
-    if (url && !token)
-      problems.push(`environment: ${urlKey} is set but ${tokenKey} is not (they are a pair)`);
-    if (token && !url)
-      problems.push(`environment: ${tokenKey} is set but ${urlKey} is not (they are a pair)`);
-    if (url && token) {
-      return {
-        kind: "upstash",
-        url,
-        token,
-        source: urlKey === "KV_REST_API_URL" ? "KV_REST_API" : "UPSTASH_REDIS_REST",
-      };
-    }
+function selectScheduler(
+  e: z.output<typeof envSchema>,
+  problems: string[],
+): SchedulerSettings | null {
+  if (!e.QSTASH_TOKEN) return null;
+  const missing = (["QSTASH_CURRENT_SIGNING_KEY", "QSTASH_NEXT_SIGNING_KEY"] as const).filter(
+    (k) => !e[k],
+  );
+  if (missing.length > 0) {
+    problems.push(
+      `environment: QSTASH_TOKEN is set but ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not (scheduled wakes are verified with the signing keys)`,
+    );
+    return null;
   }
-  if (e.REDIS_URL) return { kind: "redis-tcp", url: e.REDIS_URL };
-  return { kind: "sqlite" };
+  return {
+    kind: "qstash",
+    token: e.QSTASH_TOKEN,
+    baseUrl: e.QSTASH_URL?.replace(/\/+$/, "") ?? null,
+    currentSigningKey: e.QSTASH_CURRENT_SIGNING_KEY as string,
+    nextSigningKey: e.QSTASH_NEXT_SIGNING_KEY as string,
+  };
 }
 
 function parseTimings(raw: string | undefined, problems: string[]): Partial<LifecycleTimings> {

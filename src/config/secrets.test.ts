@@ -34,7 +34,11 @@ describe("resolveSecrets", () => {
   });
 
   it("on Vercel names every missing secret instead of generating", () => {
-    const env = readEnv({ VERCEL: "1", ADMIN_SECRET: "a".repeat(20) });
+    const env = readEnv({
+      VERCEL: "1",
+      ADMIN_SECRET: "a".repeat(20),
+      REDIS_URL: "redis://127.0.0.1:1",
+    });
     expect(() => resolveSecrets(env)).toThrow(MissingSecretsError);
     expect(() => resolveSecrets(env)).toThrow(
       /CLAWRUN_SECRET, CRON_SECRET, CLAWRUN_WEBHOOK_SECRET/,

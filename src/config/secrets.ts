@@ -53,6 +53,14 @@ export function resolveSecrets(env: AppEnv): ResolvedSecrets {
   return { secrets, generated, file };
 }
 
+/**
+ * The secrets kept by a local run (`<stateDir>/secrets.json`), without generating any:
+ * the operator CLI reads ADMIN_SECRET and CLAWRUN_WEBHOOK_SECRET from here. `{}` when absent.
+ */
+export function readStoredSecrets(stateDir: string): Record<string, string> {
+  return readStored(join(stateDir, "secrets.json"));
+}
+
 function readStored(file: string): Record<string, string> {
   let text: string;
   try {

@@ -26,3 +26,10 @@ export function resolveListenPort(
 
 /** Environment variable that carries the sidecar's heartbeat secret (never argv; docs/sidecar.md). */
 export const HB_SECRET_ENV = "CLAWRUN_HB_SECRET";
+
+/**
+ * Environment variable that carries Vercel's Deployment Protection bypass to the sidecar, which
+ * sends it as this header with each heartbeat (docs/deploy.md, "Deployment Protection").
+ */
+export const BYPASS_ENV = "CLAWRUN_PROTECTION_BYPASS";
+export const BYPASS_HEADER = "x-vercel-protection-bypass";

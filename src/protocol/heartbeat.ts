@@ -1,29 +1,79 @@
-import { z } from "zod";
+import {
+  attempt,
+  type Fields,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  type Parsed,
+  string,
+} from "./validate";
 
 export const DAEMON_STATUSES = ["starting", "running", "stopped", "failed"] as const;
-export const daemonStatusSchema = z.enum(DAEMON_STATUSES);
-export type DaemonStatus = z.infer<typeof daemonStatusSchema>;
-
-const epochMs = z.number().int().nonnegative();
+export type DaemonStatus = (typeof DAEMON_STATUSES)[number];
 
 /** Body the sidecar POSTs to `<parent>/api/heartbeat` (docs/sidecar.md, exactly these fields). */
-export const heartbeatBodySchema = z.strictObject({
-  sandboxId: z.string().min(1).max(200),
-  lastChangedAt: epochMs,
-  sandboxCreatedAt: epochMs,
-  root: z.string().min(1).max(4096),
-  daemonStatus: daemonStatusSchema,
-  daemonRestarts: z.number().int().nonnegative(),
+export interface HeartbeatBody {
+  sandboxId: string;
+  /** Epoch ms of the agent's last activity: a file change or a delivery through the door. */
+  lastChangedAt: number;
+  sandboxCreatedAt: number;
+  root: string;
+  daemonStatus: DaemonStatus;
+  daemonRestarts: number;
   /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
-  generation: z.number().int().nonnegative().nullable().optional(),
-});
-export type HeartbeatBody = z.infer<typeof heartbeatBodySchema>;
+  generation?: number | null;
+}
+
+const HEARTBEAT_KEYS = [
+  "sandboxId",
+  "lastChangedAt",
+  "sandboxCreatedAt",
+  "root",
+  "daemonStatus",
+  "daemonRestarts",
+  "generation",
+] as const;
+
+/** Hand-checked (src/protocol/validate.ts): a strict object, every field named on error. */
+export function parseHeartbeatBody(json: unknown): Parsed<HeartbeatBody> {
+  return attempt(() => {
+    const o = object(json, "", HEARTBEAT_KEYS);
+    return {
+      sandboxId: string(o, "sandboxId", "", { min: 1, max: 200 }),
+      lastChangedAt: integer(o, "lastChangedAt", "", { min: 0 }),
+      sandboxCreatedAt: integer(o, "sandboxCreatedAt", "", { min: 0 }),
+      root: string(o, "root", "", { min: 1, max: 4096 }),
+      daemonStatus: oneOf(o, "daemonStatus", "", DAEMON_STATUSES),
+      daemonRestarts: integer(o, "daemonRestarts", "", { min: 0 }),
+      ...generationField(o, ""),
+    };
+  });
+}
+
+/**
+ * The optional `generation` of a heartbeat or health answer (restore attestation,
+ * docs/lifecycle.md): an integer ≥ 0, or null when the marker is damaged; left out when absent
+ * (a sidecar older than attestation).
+ */
+export function generationField(o: Fields, path: string): { generation?: number | null } {
+  if (o.generation === undefined) return {};
+  return { generation: nullable(o, "generation", (x, k) => integer(x, k, path, { min: 0 })) };
+}
+
+export const HEARTBEAT_ACTIONS = ["extend", "none", "stop"] as const;
 
 /** What the server answers; `stop` tells a sidecar of a sandbox that is no longer wanted to expect shutdown. */
-export const heartbeatResponseSchema = z.object({
-  action: z.enum(["extend", "none", "stop"]),
-  reason: z.string(),
-});
-export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
+export interface HeartbeatResponse {
+  action: (typeof HEARTBEAT_ACTIONS)[number];
+  reason: string;
+}
+
+export function parseHeartbeatResponse(json: unknown): Parsed<HeartbeatResponse> {
+  return attempt(() => {
+    const o = object(json, "");
+    return { action: oneOf(o, "action", "", HEARTBEAT_ACTIONS), reason: string(o, "reason", "") };
+  });
+}
 
 export const HEARTBEAT_MAX_BYTES = 64 * 1024;

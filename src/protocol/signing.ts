@@ -68,3 +68,58 @@ export const VERIFY_FAILURE_MESSAGES: Record<
   stale: `${TIMESTAMP_HEADER} is more than 5 minutes from the server's clock`,
   mismatch: `${SIGNATURE_HEADER} does not match the body`,
 };
+
+/**
+ * Requests ClawRun sends to the sidecar's door (docs/sidecar.md, "The door") are signed with
+ * the same per-sandbox secret and headers, over `${METHOD} ${path}\n${rawBody}` instead of the
+ * body alone: a signature for one route (or one method) cannot be replayed to another. The
+ * path includes the query string. The window is short because ClawRun signs each request just
+ * before sending it.
+ */
+export const DOOR_TOLERANCE_MS = 60_000;
+
+export function doorSigningPayload(
+  method: string,
+  path: string,
+  rawBody: string | Uint8Array,
+): Buffer {
+  const head = Buffer.from(`${method.toUpperCase()} ${path}\n`);
+  return Buffer.concat([head, typeof rawBody === "string" ? Buffer.from(rawBody) : rawBody]);
+}
+
+export function doorSignatureHeaders(
+  secret: string,
+  method: string,
+  path: string,
+  rawBody: string | Uint8Array,
+  now = Date.now(),
+): Record<string, string> {
+  return {
+    [TIMESTAMP_HEADER]: String(now),
+    [SIGNATURE_HEADER]: sign(secret, now, doorSigningPayload(method, path, rawBody)),
+  };
+}
+
+export function verifyDoorRequest(
+  secret: string,
+  req: { method: string; path: string; headers: SignedHeaders; rawBody: string | Uint8Array },
+  now: number,
+): VerifyResult {
+  return verify(
+    secret,
+    req.headers,
+    doorSigningPayload(req.method, req.path, req.rawBody),
+    now,
+    DOOR_TOLERANCE_MS,
+  );
+}
+
+/** The door's 401 messages: which header, and what was expected. */
+export const DOOR_VERIFY_FAILURE_MESSAGES: Record<
+  Exclude<VerifyResult, { ok: true }>["reason"],
+  string
+> = {
+  ...VERIFY_FAILURE_MESSAGES,
+  stale: `${TIMESTAMP_HEADER} is more than ${DOOR_TOLERANCE_MS / 1000} s from the sidecar's clock`,
+  mismatch: `${SIGNATURE_HEADER} does not match the method, path and body (expected "v1=" + hex HMAC-SHA256 of "<timestamp>.<METHOD> <path>\\n<body>" with the sandbox's secret)`,
+};

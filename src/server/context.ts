@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import packageJson from "../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
-import { type AppEnv, readEnv } from "../config/env";
+import { type AppEnv, inspectEnv, readEnv } from "../config/env";
+import { withEnvironmentDefaults } from "../config/environment-defaults";
 import type { LoadedConfig } from "../config/load-config";
 import { secretPaths } from "../config/secret-paths";
 import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
@@ -9,7 +10,9 @@ import type { SidecarTimings } from "../protocol/sidecar-config";
 import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
+import { QStashWakeScheduler } from "./cron/qstash-wakes";
 import type { WakeHook } from "./domain/wake-hook";
+import type { WakeScheduler } from "./domain/wake-scheduler";
 import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
@@ -37,6 +40,8 @@ export interface AppContext {
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;
   manager: SandboxLifecycleManager;
+  /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
+  wakeScheduler: WakeScheduler | null;
   clock: () => number;
   /** Closes the store (tests; the server keeps its context for its lifetime). */
   close(): Promise<void>;
@@ -78,7 +83,7 @@ export function getContext(): Promise<AppContext> {
 export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
   const cwd = o.cwd ?? process.cwd();
   const env = readEnv(o.source, cwd);
-  const config = loadClawrunConfig(env.configPath);
+  const config = withEnvironmentDefaults(loadClawrunConfig(env.configPath), env);
   const logger =
     o.logger ??
     createLogger({
@@ -123,7 +128,18 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     logger,
     clock,
     timings,
+    masterSecret: secrets.secrets.CLAWRUN_SECRET,
   });
+  const wakeScheduler = env.scheduler
+    ? new QStashWakeScheduler({
+        settings: env.scheduler,
+        kv: store.kv,
+        cronUrl: `${env.publicUrl}/api/cron`,
+        protectionBypass: env.protectionBypass,
+        clock,
+        logger,
+      })
+    : undefined;
   const manager = new SandboxLifecycleManager({
     store,
     provider,
@@ -136,8 +152,10 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     timings,
     masterSecret: secrets.secrets.CLAWRUN_SECRET,
     publicUrl: env.publicUrl,
+    protectionBypass: env.protectionBypass,
     clock,
     sidecarTimings: o.sidecarTimings,
+    wakeScheduler,
   });
   return {
     version: packageJson.version,
@@ -152,7 +170,58 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     agent,
     channels,
     manager,
+    wakeScheduler: wakeScheduler ?? null,
     clock,
     close: () => store.close(),
   };
+}
+
+/**
+ * What the setup checklist can build when the full context cannot (a fresh deployment with
+ * variables missing): each part on its own, each failure kept as a message. The store is
+ * built only when the environment names one.
+ */
+export interface SetupProbe {
+  env: AppEnv | null;
+  envProblems: string[];
+  config: LoadedConfig | null;
+  configProblem: string | null;
+  store: Store | null;
+  provider: SandboxProvider | null;
+  providerProblem: string | null;
+}
+
+export function buildSetupProbe(o: Pick<ContextOptions, "source" | "cwd"> = {}): SetupProbe {
+  const cwd = o.cwd ?? process.cwd();
+  const { env, problems } = inspectEnv(o.source, cwd);
+  const probe: SetupProbe = {
+    env,
+    envProblems: problems,
+    config: null,
+    configProblem: null,
+    store: null,
+    provider: null,
+    providerProblem: null,
+  };
+  if (!env) return probe;
+  try {
+    probe.config = withEnvironmentDefaults(loadClawrunConfig(env.configPath), env);
+  } catch (err) {
+    probe.configProblem = (err as Error).message;
+    return probe;
+  }
+  const cfg = probe.config.config;
+  if (!(env.onVercel && env.store.kind === "sqlite")) {
+    probe.store = createStore(env.store, {
+      instance: cfg.instance.name,
+      stateDir: env.stateDir,
+      onVercel: env.onVercel,
+    });
+  }
+  try {
+    probe.provider = buildProvider(cfg, env, createLogger({ level: "silent", production: true }));
+  } catch (err) {
+    probe.providerProblem = (err as Error).message;
+  }
+  return probe;
 }

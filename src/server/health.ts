@@ -1,4 +1,6 @@
 import { getContext } from "./context";
+import { type SetupItem, setupComplete } from "./setup/checklist";
+import { gatherSetup } from "./setup/gather";
 
 export interface HealthCheck {
   ok: boolean;
@@ -11,6 +13,8 @@ export interface HealthReport {
   uptimeSeconds: number;
   instance: { name: string; status: string; since: number | null; sandboxId: string | null } | null;
   checks: Record<string, HealthCheck>;
+  /** The setup checklist (docs/deploy.md): each missing item with the variable that fixes it. */
+  setup: SetupItem[];
 }
 
 const processStartedAt = Date.now();
@@ -24,12 +28,14 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
     uptimeSeconds: Math.round((now - processStartedAt) / 1000),
     instance: null,
     checks,
+    setup: [],
   };
   let ctx: Awaited<ReturnType<typeof getContext>>;
   try {
     ctx = await getContext();
   } catch (err) {
     checks.config = { ok: false, detail: (err as Error).message };
+    report.setup = await setupOrProblem(null, null);
     return report;
   }
   report.version = ctx.version;
@@ -37,10 +43,11 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
     ok: true,
     detail: ctx.config.path ? `loaded ${ctx.config.path}` : "no clawrun.json: using defaults",
   };
-  const [store, provider] = await Promise.all([
-    timed(() => ctx.store.ping()),
-    timed(() => ctx.provider.check()),
-  ]);
+  const storeCheck = timed(() => ctx.store.ping());
+  const providerCheck = timed(() => ctx.provider.check());
+  // The checklist reuses these two checks (one provider API call per health request).
+  const setup = setupOrProblem(ctx, { store: storeCheck, provider: providerCheck });
+  const [store, provider] = await Promise.all([storeCheck, providerCheck]);
   checks.store = { ok: store.ok, detail: `${ctx.store.description}: ${store.detail}` };
   checks.provider = { ok: provider.ok, detail: `${ctx.provider.name}: ${provider.detail}` };
   if (store.ok) {
@@ -56,8 +63,25 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
       checks.state = { ok: false, detail: (err as Error).message };
     }
   }
-  report.ok = Object.values(checks).every((c) => c.ok);
+  report.setup = await setup;
+  report.ok = Object.values(checks).every((c) => c.ok) && setupComplete(report.setup);
   return report;
+}
+
+function setupOrProblem(
+  ctx: Parameters<typeof gatherSetup>[0],
+  known: Parameters<typeof gatherSetup>[1],
+): Promise<SetupItem[]> {
+  return gatherSetup(ctx, known).catch((err: unknown): SetupItem[] => [
+    {
+      id: "setup",
+      label: "Setup checklist",
+      need: "required",
+      ok: false,
+      detail: `could not be gathered: ${(err as Error).message}`,
+      fix: null,
+    },
+  ]);
 }
 
 async function timed(fn: () => Promise<void>): Promise<HealthCheck> {

@@ -9,6 +9,7 @@ import { deriveKey } from "./auth/derive-key";
 import { CHANNELS } from "./channels";
 import { MisconfiguredChannel } from "./channels/misconfigured-channel";
 import type { Channel, ChannelKv } from "./channels/types";
+import { channelWebhookUrl } from "./channels/webhook-url";
 import { findProvider } from "./providers";
 import type { SandboxProvider } from "./providers/types";
 import type { KvStore } from "./store/types";
@@ -82,7 +83,10 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
     const section = cfg.channels[module.name];
     if (section === undefined) continue;
     const config = parseSection(module.configSchema, section, `channels.${module.name}`);
-    const webhookUrl = `${d.publicUrl}/api/webhooks/${module.name}`;
+    const webhookUrl = channelWebhookUrl(
+      { publicUrl: d.publicUrl, protectionBypass: d.env.protectionBypass },
+      module.name,
+    );
     const env = d.env.moduleEnv(module.envSchema, d.secrets);
     if (!env.ok) {
       d.logger.warn({ channel: module.name, missing: env.missing }, "channel is not set up");
@@ -97,6 +101,7 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
       module.create(config, {
         env: env.value,
         publicUrl: d.publicUrl,
+        protectionBypass: d.env.protectionBypass,
         kv: channelKv(d.kv, module.name),
         clock: d.clock,
         logger: d.logger.child({ channel: module.name }),

@@ -107,6 +107,14 @@ export class ActivityTracker {
     this.scanTimer = null;
   }
 
+  /**
+   * Activity that is not a file change: a delivery through the door (docs/sidecar.md,
+   * "Activity"). An agent mid-conversation may write nothing, yet it must not be put to sleep.
+   */
+  markActivity(at = this.now()): void {
+    this.touch(at);
+  }
+
   private touch(at: number): void {
     if (at > this.last) this.last = at;
   }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type BundledSidecar,
+  doorFetch,
   fetchHealth,
   LISTENING_DAEMON,
   nodeDaemon,
@@ -20,8 +21,8 @@ import {
   tempDir,
   waitFor,
 } from "../../tests/support/sidecar-harness";
-import { type SidecarHealth, sidecarHealthSchema } from "../protocol/health";
-import { type HeartbeatBody, heartbeatBodySchema } from "../protocol/heartbeat";
+import { parseSidecarHealth, type SidecarHealth } from "../protocol/health";
+import { type HeartbeatBody, parseHeartbeatBody } from "../protocol/heartbeat";
 import type { SidecarConfigInput } from "../protocol/sidecar-config";
 import { verify } from "../protocol/signing";
 
@@ -64,9 +65,11 @@ async function setup(
 
 async function health(sc: BundledSidecar): Promise<SidecarHealth | null> {
   try {
-    const { status, body } = await fetchHealth(sc.healthPort);
+    const { status, body } = await fetchHealth(sc.healthPort, SECRET);
     expect(status).toBe(200);
-    return sidecarHealthSchema.parse(body);
+    const parsed = parseSidecarHealth(body);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return parsed.value;
   } catch (err) {
     if ((err as Error).message.includes("fetch failed")) return null; // not listening yet
     throw err;
@@ -89,7 +92,9 @@ function bodies(parent: TestParent): HeartbeatBody[] {
     ]);
     // No generation marker in a never-saved root: the sidecar reports 0 (restore attestation).
     expect(body.generation).toBe(0);
-    return heartbeatBodySchema.parse(body);
+    const parsed = parseHeartbeatBody(body);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return parsed.value;
   });
 }
 
@@ -122,11 +127,12 @@ describe("bundled sidecar", () => {
     expect(running.heartbeat.lastTick).toBeGreaterThan(Date.now() - 5_000);
     expect(running.uptime).toBeGreaterThanOrEqual(0);
 
-    // The daemon's environment: no secret, PORT, ~/.local/bin first on PATH.
+    // The daemon's environment: no secret, PORT and loopback HOST, ~/.local/bin first on PATH.
     const env = JSON.parse(readFileSync(join(root, "scratch", "env.json"), "utf8"));
     expect(env.CLAWRUN_HB_SECRET).toBeUndefined();
     expect(JSON.stringify(env)).not.toContain(SECRET);
     expect(env.PORT).toBe(String(sc.daemonPort));
+    expect(env.HOST).toBe("127.0.0.1");
     expect(env.PATH.split(":")[0]).toBe(join(root, ".local", "bin"));
 
     // Heartbeats: exact body, verified signature; the first reports the initial activity.
@@ -174,6 +180,43 @@ describe("bundled sidecar", () => {
     expect(log.match(/daemon started \(pid/g)).toHaveLength(1);
     expect(log).not.toContain(SECRET);
     expect(processAlive(running.daemon.pid as number)).toBe(false);
+  });
+
+  it("is the sandbox's door: refuses unsigned requests, forwards signed ones to the loopback daemon, serves its log, and counts a delivery as activity", async () => {
+    const daemon = `require("node:http").createServer((q, s) => {
+        let b = ""; q.on("data", (c) => (b += c));
+        q.on("end", () => s.writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ reply: q.method + " " + q.url + " " + b })));
+      }).listen(Number(process.env.PORT), process.env.HOST);`;
+    const { sc, parent } = await setup(daemon, { timings: { heartbeatIntervalMs: 150 } });
+    await waitFor("running", async () => (await health(sc))?.daemon.status === "running");
+
+    const unsigned = await fetch(`http://127.0.0.1:${sc.healthPort}/health`);
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({
+      error: { code: "unauthorized", message: expect.stringContaining("x-clawrun-timestamp") },
+    });
+
+    // No file changes at all: only the delivery makes the agent active.
+    await sleep(300);
+    expect(bodies(parent).at(-1)?.lastChangedAt).toBe(CREATED_AT);
+    const before = Date.now();
+    const res = await doorFetch(sc.healthPort, SECRET, "/daemon/message?x=1", {
+      method: "POST",
+      body: "hi",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ reply: "POST /message?x=1 hi" });
+    const active = await waitFor("delivery reported as activity", () => {
+      const last = bodies(parent).at(-1);
+      return last && last.lastChangedAt >= before ? last : null;
+    });
+    expect(active.lastChangedAt).toBeLessThanOrEqual(Date.now());
+
+    const logs = await doorFetch(sc.healthPort, SECRET, "/logs?tail=65536");
+    expect(logs.status).toBe(200);
+    expect(await logs.text()).toMatch(/INFO sidecar starting[\s\S]*daemon status: running/);
   });
 
   it("a daemon that exits at once ends failed after 5 restarts, and the parent hears it at once", async () => {

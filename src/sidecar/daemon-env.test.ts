@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import { buildChildEnv, expandArgs, localBinDir } from "./daemon-env";
 
 describe("buildChildEnv", () => {
@@ -17,6 +17,11 @@ describe("buildChildEnv", () => {
     expect("GONE" in env).toBe(false);
   });
 
+  it("drops the Deployment Protection bypass too (the agent never needs it)", () => {
+    const env = buildChildEnv({ base: { ...base, [BYPASS_ENV]: "bypass" }, root: "/sbx" });
+    expect(env[BYPASS_ENV]).toBeUndefined();
+  });
+
   it("prepends <root>/.local/bin to PATH once and sets PORT", () => {
     const env = buildChildEnv({ base: { PATH: "/sbx/.local/bin:/bin" }, root: "/sbx", port: 4321 });
     expect(env.PATH).toBe("/sbx/.local/bin:/bin");
@@ -30,12 +35,13 @@ describe("buildChildEnv", () => {
 });
 
 describe("expandArgs", () => {
-  it("replaces {PORT}", () => {
-    expect(expandArgs(["serve", "--port", "{PORT}", "--url=http://x:{PORT}/"], 3000)).toEqual([
-      "serve",
-      "--port",
-      "3000",
-      "--url=http://x:3000/",
-    ]);
+  it("replaces {PORT} and {HOST}", () => {
+    expect(
+      expandArgs(
+        ["serve", "--port", "{PORT}", "--bind", "{HOST}", "--url=http://{HOST}:{PORT}/"],
+        3000,
+        "127.0.0.1",
+      ),
+    ).toEqual(["serve", "--port", "3000", "--bind", "127.0.0.1", "--url=http://127.0.0.1:3000/"]);
   });
 });

@@ -1,5 +1,5 @@
 import { delimiter, join } from "node:path";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 
 export interface ChildEnvOptions {
   /** The sidecar's own environment (process.env). */
@@ -14,7 +14,7 @@ export interface ChildEnvOptions {
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** Where tools installed "to the user's local directory" land (seed 001: ~/.local/bin). */
+/** Where tools installed "to the user's local directory" land: ~/.local/bin, HOME being the sandbox root (docs/sidecar.md, "Tools"). */
 export function localBinDir(root: string): string {
   return join(root, ".local", "bin");
 }
@@ -31,6 +31,7 @@ export function buildChildEnv(opts: ChildEnvOptions): Record<string, string> {
   }
   for (const [key, value] of Object.entries(opts.extra ?? {})) env[key] = value;
   delete env[HB_SECRET_ENV];
+  delete env[BYPASS_ENV];
 
   const bin = localBinDir(opts.root);
   // With no PATH at all, `sh` and friends would not resolve once ~/.local/bin is prepended.
@@ -41,7 +42,10 @@ export function buildChildEnv(opts: ChildEnvOptions): Record<string, string> {
   return env;
 }
 
-/** `{PORT}` in a daemon argument becomes the real listen port (config contract). */
-export function expandArgs(args: readonly string[], port: number): string[] {
-  return args.map((a) => a.replaceAll("{PORT}", String(port)));
+/**
+ * `{PORT}` in a daemon argument becomes the real listen port and `{HOST}` the loopback host
+ * it must bind (config contract; docs/sidecar.md, "The door").
+ */
+export function expandArgs(args: readonly string[], port: number, host: string): string[] {
+  return args.map((a) => a.replaceAll("{PORT}", String(port)).replaceAll("{HOST}", host));
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { HB_SECRET_ENV, resolveListenPort, SANDBOX_PORTS } from "../protocol/constants";
+import { DAEMON_HOST } from "../protocol/door";
 import { buildChildEnv, expandArgs } from "./daemon-env";
 import { readRestoredGeneration } from "./restored-generation";
 
@@ -30,7 +31,11 @@ export interface DaemonSection {
   cwd?: string;
 }
 
-/** Pure: how the daemon is spawned, from the config's daemon section and the sidecar's environment. */
+/**
+ * Pure: how the daemon is spawned, from the config's daemon section and the sidecar's
+ * environment. HOST: the daemon binds loopback only; it is reached through the door
+ * (docs/sidecar.md, "The door"). Never the heartbeat secret nor the bypass (buildChildEnv).
+ */
 export function daemonSpawnSpec(
   root: string,
   daemon: DaemonSection,
@@ -40,8 +45,8 @@ export function daemonSpawnSpec(
   const childEnv = buildChildEnv({ base: env, root, extra: { ...daemon.env } });
   return {
     command: daemon.command,
-    args: expandArgs(daemon.args, port),
-    env: { ...childEnv, PORT: String(port) },
+    args: expandArgs(daemon.args, port, DAEMON_HOST),
+    env: { ...childEnv, PORT: String(port), HOST: DAEMON_HOST },
     cwd: resolve(root, daemon.cwd ?? "."),
     port,
   };

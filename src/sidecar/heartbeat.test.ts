@@ -7,7 +7,7 @@ import {
   type TestParent,
   waitFor,
 } from "../../tests/support/sidecar-harness";
-import { type HeartbeatBody, heartbeatBodySchema } from "../protocol/heartbeat";
+import { type HeartbeatBody, parseHeartbeatBody } from "../protocol/heartbeat";
 import { verify } from "../protocol/signing";
 import { Heartbeat, type HeartbeatOptions, heartbeatUrl } from "./heartbeat";
 
@@ -65,7 +65,7 @@ describe("Heartbeat", () => {
     if (!got) throw new Error("no heartbeat");
     expect(JSON.parse(got.raw)).toEqual(BODY);
     expect(Object.keys(JSON.parse(got.raw)).sort()).toEqual(Object.keys(BODY).sort());
-    expect(heartbeatBodySchema.safeParse(JSON.parse(got.raw)).success).toBe(true);
+    expect(parseHeartbeatBody(JSON.parse(got.raw)).ok).toBe(true);
     expect(got.headers["content-type"]).toBe("application/json");
     const headers = { get: (n: string) => (got.headers[n] as string | undefined) ?? null };
     expect(verify(SECRET, headers, got.raw, Date.now())).toMatchObject({ ok: true });
@@ -76,6 +76,25 @@ describe("Heartbeat", () => {
     });
     expect(hb.state.lastSuccess).toBe(true);
     expect(hb.state.lastTick).toBe(Number(got.headers["x-clawrun-timestamp"]));
+  });
+
+  it("carries Deployment Protection's bypass header when given, and no such header otherwise", async () => {
+    const p = await parent();
+    const plain = heartbeat(p.url);
+    await plain.hb.start();
+    plain.hb.stop();
+    const { hb } = heartbeat(p.url, {
+      extraHeaders: { "x-vercel-protection-bypass": "bypass-secret-1" },
+    });
+    await hb.start();
+    expect(p.received.map((r) => r.headers["x-vercel-protection-bypass"])).toEqual([
+      undefined,
+      "bypass-secret-1",
+    ]);
+    const got = p.received[1];
+    if (!got) throw new Error("no heartbeat");
+    const headers = { get: (n: string) => (got.headers[n] as string | undefined) ?? null };
+    expect(verify(SECRET, headers, got.raw, Date.now())).toMatchObject({ ok: true });
   });
 
   it("ticks every intervalMs after the immediate first one", async () => {

@@ -1,11 +1,14 @@
-import { type HeartbeatBody, heartbeatResponseSchema } from "../protocol/heartbeat";
+import { type HeartbeatBody, parseHeartbeatResponse } from "../protocol/heartbeat";
 import { signatureHeaders } from "../protocol/signing";
 import type { Logger } from "./log-file";
+import { postJson } from "./post-json";
 
 export interface HeartbeatOptions {
   /** `<parentUrl>/api/heartbeat`. */
   url: string;
   secret: string;
+  /** Sent with every heartbeat (Deployment Protection's bypass header). */
+  extraHeaders?: Record<string, string>;
   intervalMs: number;
   timeoutMs: number;
   /** Builds the body at send time, so a coalesced send carries the latest state. */
@@ -27,7 +30,7 @@ export function heartbeatUrl(parentUrl: string): string {
 }
 
 /**
- * Signed heartbeats (seed 001): one at start, one every intervalMs, one at once when
+ * Signed heartbeats (docs/sidecar.md, "Heartbeat"): one at start, one every intervalMs, one at once when
  * `trigger()` is called (daemon status changes). At most one request is in flight; a
  * trigger during a send queues exactly one more. Failures are recorded and logged, and the
  * next tick is the retry; nothing here throws.
@@ -85,14 +88,14 @@ export class Heartbeat {
     this.current.lastTick = at;
     const wasOk = this.current.lastSuccess;
     try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...signatureHeaders(secret, raw, at) },
-        body: raw,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.text();
-      if (!res.ok) {
+      const res = await postJson(
+        url,
+        raw,
+        { ...this.opts.extraHeaders, ...signatureHeaders(secret, raw, at) },
+        timeoutMs,
+      );
+      const text = res.text;
+      if (res.status < 200 || res.status >= 300) {
         this.current.lastSuccess = false;
         log.warn(`heartbeat rejected: HTTP ${res.status} ${text.slice(0, 300)}`);
         return;
@@ -101,9 +104,9 @@ export class Heartbeat {
       // Quiet when healthy: one line on the first success and on each recovery.
       if (wasOk !== true) log.info(`heartbeat ok (${raw})`);
       const parsed = safeJson(text);
-      const answer = heartbeatResponseSchema.safeParse(parsed);
-      if (answer.success && answer.data.action === "stop") {
-        log.info(`parent answered stop (${answer.data.reason}): expecting shutdown`);
+      const answer = parseHeartbeatResponse(parsed);
+      if (answer.ok && answer.value.action === "stop") {
+        log.info(`parent answered stop (${answer.value.reason}): expecting shutdown`);
       }
     } catch (err) {
       this.current.lastSuccess = false;
@@ -121,8 +124,7 @@ function safeJson(text: string): unknown {
 }
 
 function describeFetchError(err: unknown, timeoutMs: number): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
+  const e = err as NodeJS.ErrnoException;
   if (e?.name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
-  const cause = e?.cause?.code ?? e?.cause?.message;
-  return cause ? `${e.message} (${cause})` : String(e?.message ?? err);
+  return e?.code ? `${e.message} (${e.code})` : String(e?.message ?? err);
 }

@@ -50,8 +50,16 @@ describe("loadConfig", () => {
   it("rejects malformed JSON, schema errors, a missing root and a missing secret", () => {
     const { path, root } = file("{nope");
     expect(() => loadConfig(path, ENV)).toThrow(/is not JSON/);
-    writeFileSync(path, JSON.stringify({ ...valid(root), parentUrl: "not a url", extra: 1 }));
-    expect(() => loadConfig(path, ENV)).toThrow(/invalid config .*parentUrl/);
+    writeFileSync(path, JSON.stringify({ ...valid(root), parentUrl: "not a url" }));
+    expect(() => loadConfig(path, ENV)).toThrow(
+      /invalid config .*parentUrl: expected an http\(s\) URL/,
+    );
+    writeFileSync(path, JSON.stringify({ ...valid(root), extra: 1 }));
+    expect(() => loadConfig(path, ENV)).toThrow(/invalid config .*unknown key "extra"/);
+    writeFileSync(path, JSON.stringify({ ...valid(root), daemon: { command: "x", args: [1] } }));
+    expect(() => loadConfig(path, ENV)).toThrow(/daemon\.args\[0\]: expected string, got number/);
+    writeFileSync(path, JSON.stringify({ ...valid(root), timings: { restartDelayMs: 0 } }));
+    expect(() => loadConfig(path, ENV)).toThrow(/timings\.restartDelayMs: expected number/);
     writeFileSync(path, JSON.stringify({ ...valid(root), root: join(root, "nope") }));
     expect(() => loadConfig(path, ENV)).toThrow(/is not a directory/);
     writeFileSync(path, JSON.stringify(valid(root)));

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from "node:fs";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import {
   effectiveTimings,
+  parseSidecarConfig,
   type SidecarConfig,
   type SidecarTimings,
-  sidecarConfigSchema,
 } from "../protocol/sidecar-config";
 
 /** A config problem the operator must fix: main prints it on one line and exits 2. */
@@ -16,6 +16,8 @@ export interface LoadedConfig {
   config: SidecarConfig;
   timings: SidecarTimings;
   secret: string;
+  /** Deployment Protection bypass sent with each heartbeat (BYPASS_ENV); null when unset. */
+  bypass: string | null;
 }
 
 /** Reads and validates argv[2] and the heartbeat secret from the environment. */
@@ -36,14 +38,9 @@ export function loadConfig(
   } catch (err) {
     throw new ConfigError(`config ${path} is not JSON: ${(err as Error).message}`);
   }
-  const parsed = sidecarConfigSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-      .join("; ");
-    throw new ConfigError(`invalid config ${path}: ${issues}`);
-  }
-  const config = parsed.data;
+  const parsed = parseSidecarConfig(json);
+  if (!parsed.ok) throw new ConfigError(`invalid config ${path}: ${parsed.error}`);
+  const config = parsed.value;
   let rootIsDir = false;
   try {
     rootIsDir = statSync(config.root).isDirectory();
@@ -55,5 +52,5 @@ export function loadConfig(
   if (!secret) {
     throw new ConfigError(`${HB_SECRET_ENV} is not set: heartbeats cannot be signed`);
   }
-  return { config, timings: effectiveTimings(config), secret };
+  return { config, timings: effectiveTimings(config), secret, bypass: env[BYPASS_ENV] || null };
 }

@@ -3,7 +3,7 @@
  * heartbeat secret in CLAWRUN_HB_SECRET. Exit codes: 0 after a clean shutdown on
  * SIGTERM/SIGINT, 2 for a bad config or missing secret, 1 for anything else fatal.
  */
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import { type EarlyDaemon, spawnEarlyDaemon } from "./early-daemon";
 import type { LoadedConfig } from "./load-config";
 import type { RunningSidecar } from "./sidecar";
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   }
   // Nothing in this process needs it in the environment any more: children get explicit envs.
   delete process.env[HB_SECRET_ENV];
+  delete process.env[BYPASS_ENV];
 
   let sidecar: RunningSidecar | null = null;
   let pending: string | null = null;

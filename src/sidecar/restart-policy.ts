@@ -1,5 +1,5 @@
 /**
- * Pure restart decisions for the supervisor (seed 001): restart a crashed daemon after
+ * Pure restart decisions for the supervisor (docs/sidecar.md, "Daemon statuses"): restart a crashed daemon after
  * restartDelayMs, at most maxRestarts times; the counter resets after stableResetMs of
  * stable running; once maxRestarts restarts have been used up the daemon is `failed`.
  * Time is passed in so the table test can drive it.

@@ -1,10 +1,11 @@
 import { join } from "node:path";
-import { resolveListenPort } from "../protocol/constants";
+import { BYPASS_HEADER, resolveListenPort } from "../protocol/constants";
+import { DAEMON_HOST } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
 import { buildChildEnv } from "./daemon-env";
+import { closeServer, createDoorServer, listen } from "./door-server";
 import { daemonSpawnSpec, type EarlyDaemon, sameSpec } from "./early-daemon";
-import { closeServer, createHealthServer, listen } from "./health-server";
 import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
@@ -24,21 +25,22 @@ export function logPath(root: string): string {
 }
 
 /**
- * Wires the subsystems in the seed's order: health server, supervisor, heartbeat (the
- * activity tracker it reports from starts alongside), then tools in the background. The
- * daemon itself may already run (`early`, spawned by main before this module loaded).
+ * Wires the subsystems in the order of docs/sidecar.md ("Start-up"): the door (health, logs,
+ * delivery), supervisor, heartbeat (the activity tracker it reports from starts alongside),
+ * then tools in the background. The daemon itself may already run (`early`, spawned by main
+ * before this module loaded: docs/sidecar.md, "Start-up order").
  */
 export async function startSidecar(
   loaded: LoadedConfig,
   env: Record<string, string | undefined>,
   early: EarlyDaemon | null = null,
 ): Promise<RunningSidecar> {
-  const { config, timings, secret } = loaded;
+  const { config, timings, secret, bypass } = loaded;
   const startedAt = Date.now();
   const log = new LogFile({
     path: logPath(config.root),
     maxBytes: timings.logMaxBytes,
-    redact: [secret],
+    redact: bypass ? [secret, bypass] : [secret],
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
@@ -58,27 +60,41 @@ export async function startSidecar(
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
 
-  // 1. Health server: the parent polls it as soon as the sidecar is launched.
-  const server = createHealthServer((): SidecarHealth => {
-    const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
-    const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
-    return {
-      ok: daemon.status === "running",
-      daemon,
-      heartbeat: beat,
-      uptime: Math.floor((Date.now() - startedAt) / 1000),
-      generation,
-    };
+  // 1. The door: ClawRun polls its health as soon as the sidecar is launched. The tracker is
+  // made here (started below) because a delivery through the door is activity too.
+  const tracker = new ActivityTracker({
+    root: config.root,
+    ignore: config.activityIgnore,
+    initial: config.sandboxCreatedAt > 0 ? config.sandboxCreatedAt : startedAt,
+    fallbackScanMs: timings.activityFallbackScanMs,
+    log,
+  });
+  const server = createDoorServer({
+    secret,
+    daemon: { host: DAEMON_HOST, port: spec.port },
+    logPath: logPath(config.root),
+    onDelivery: () => tracker.markActivity(),
+    getHealth: (): SidecarHealth => {
+      const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
+      const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
+      return {
+        ok: daemon.status === "running",
+        daemon,
+        heartbeat: beat,
+        uptime: Math.floor((Date.now() - startedAt) / 1000),
+        generation,
+      };
+    },
   });
   try {
     await listen(server, healthPort);
   } catch (err) {
     adopted?.child.kill("SIGKILL");
-    log.error(`health server cannot listen on port ${healthPort}: ${(err as Error).message}`);
+    log.error(`door cannot listen on port ${healthPort}: ${(err as Error).message}`);
     log.close();
     throw err;
   }
-  log.info(`health server on 0.0.0.0:${healthPort}`);
+  log.info(`door (health, logs, delivery) on 0.0.0.0:${healthPort}`);
 
   // 2. Supervisor.
   supervisor = new Supervisor({
@@ -91,25 +107,19 @@ export async function startSidecar(
     log,
     onStatusChange: (status) => {
       log.info(`daemon status: ${status}`);
-      // Seed 001: the parent acts on status (a failed daemon stops the sandbox), so tell it now.
+      // ClawRun acts on status (a failed daemon stops the sandbox: docs/sidecar.md), so tell it now.
       if (status !== "stopped") void heartbeat?.trigger();
     },
   });
   supervisor.start(adopted ?? undefined);
 
   // 3. Heartbeat, with the activity it reports.
-  const tracker = new ActivityTracker({
-    root: config.root,
-    ignore: config.activityIgnore,
-    initial: config.sandboxCreatedAt > 0 ? config.sandboxCreatedAt : startedAt,
-    fallbackScanMs: timings.activityFallbackScanMs,
-    log,
-  });
   void tracker.start();
   const sup = supervisor;
   heartbeat = new Heartbeat({
     url: heartbeatUrl(config.parentUrl),
     secret,
+    ...(bypass ? { extraHeaders: { [BYPASS_HEADER]: bypass } } : {}),
     intervalMs: timings.heartbeatIntervalMs,
     timeoutMs: timings.heartbeatTimeoutMs,
     log,

@@ -43,7 +43,7 @@ export interface SupervisorSnapshot {
 }
 
 /**
- * Keeps the agent daemon alive (seed 001): spawn, probe its port, restart on exit per
+ * Keeps the agent daemon alive (docs/sidecar.md, "Daemon statuses"): spawn, probe its port, restart on exit per
  * restart-policy, report `starting | running | stopped | failed`. The daemon is NOT
  * detached: it stays in the sidecar's process group so the sandbox can kill everything.
  */
@@ -161,7 +161,7 @@ export class Supervisor {
       this.warned = false;
       this.setStatus("starting");
     } else if (!this.warned && now - this.notListeningSince >= timings.notListeningWarnMs) {
-      // Seed 001: a warning, not a timeout; probing goes on.
+      // A daemon slow to listen is a warning, not a timeout: probing goes on (docs/sidecar.md).
       this.warned = true;
       log.warn(
         `daemon not listening on port ${port} after ${timings.notListeningWarnMs} ms; still probing`,

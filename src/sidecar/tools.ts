@@ -54,7 +54,7 @@ export function runShell(
 }
 
 /**
- * Seed 001 tools: skip a tool whose check passes; otherwise run its install commands in
+ * Tools (docs/sidecar.md, "Tools"): skip a tool whose check passes; otherwise run its install commands in
  * order, up to `attempts` times `retryDelayMs` apart, and confirm with the check. A tool
  * that never installs is a warning; nothing here throws or blocks the daemon.
  */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_PORTS } from "../../src/protocol/constants";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { waitFor } from "../support/free-port";
 import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
@@ -84,5 +85,9 @@ describe.each(["snapshot", "persistent"] as const)("vercel provider, %s mode", (
     else expect(running?.details.resumed).toBe(true);
     expect(emulator.unknownRequests).toEqual([]);
     expect(emulator.faults).toEqual([]);
+    // Only the sidecar's door is routed: ClawRun reaches the daemon through it, never directly.
+    const routed = [...emulator.service.sandboxes.values()].map((sb) => sb.ports);
+    expect(routed.length).toBeGreaterThan(0);
+    for (const ports of routed) expect(ports).toEqual([SANDBOX_PORTS.sidecar]);
   });
 });

@@ -1,8 +1,7 @@
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_PORTS } from "../../src/protocol/constants";
-import { sidecarHealthSchema } from "../../src/protocol/health";
+import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import {
   startVercelSandboxEmulator,
@@ -101,9 +100,8 @@ describe.each(providers)("restore attestation, $name provider", (p) => {
     expect(await runningSandboxes()).toBe(1);
     // The sidecar reports the generation it was restored from in its health answer too.
     const sandbox = await harness().provider.get(running.sandboxId as string);
-    const health = sidecarHealthSchema.parse(
-      await (await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`)).json(),
-    );
+    const secret = harness().ctx.secrets.secrets.CLAWRUN_SECRET;
+    const health = await sidecarClient(sandbox, secret).health();
     expect(health.generation).toBe(1);
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import type { ClawrunServer } from "./clawrun-server";
 
-/** Runs `npm run channels -- <args>` (scripts/channels.ts) against a test server's deployment. */
+/** Runs `clawrun channels <args>` (bin/clawrun.mjs, docs/cli.md) against a test server's deployment. */
 export function channelsCli(
   server: ClawrunServer,
   args: string[],
@@ -9,7 +9,7 @@ export function channelsCli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "scripts/channels.ts", ...args],
+      ["bin/clawrun.mjs", "channels", ...args],
       // The CLI must not start its own reconcile tick beside the server's.
       {
         env: { ...process.env, ...server.env, NODE_ENV: "test", CLAWRUN_LOCAL_TICK: "0" },

@@ -18,6 +18,9 @@ export interface ClawrunServer {
   /** Everything the server printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** Stops only the server process (to see clients notice it is gone); resume() starts it again. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -25,6 +28,8 @@ export interface StartOptions {
   config?: unknown;
   timings?: Partial<LifecycleTimings>;
   env?: Record<string, string>;
+  /** Listen on this port (default: a free one), e.g. to come back where a stopped server was. */
+  port?: number;
 }
 
 /**
@@ -36,7 +41,7 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
   const stateDir = mkdtempSync(join(tmpdir(), "clawrun-e2e-"));
   const configPath = join(stateDir, "clawrun.json");
   writeFileSync(configPath, JSON.stringify(opts.config ?? {}));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const secrets = { clawrun: rand(), admin: rand(), cron: rand(), webhook: rand() };
   let output = "";
@@ -54,28 +59,44 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
     ...opts.env,
   };
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  child.stdout?.on("data", (d) => {
-    output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const launch = () => {
+    const proc: ChildProcess = spawn(
+      process.execPath,
+      ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+      {
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    proc.stdout?.on("data", (d) => {
+      output += d;
+    });
+    proc.stderr?.on("data", (d) => {
+      output += d;
+    });
+    const gone = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+    return { proc, gone };
+  };
+  let { proc: child, gone: exited } = launch();
 
-  const stop = async () => {
+  /** Ends the server process only; sandboxes and state stay (they outlive it on purpose). */
+  const halt = async () => {
     if (child.exitCode === null) {
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");
     }
+  };
+  const ready = () =>
+    waitFor(
+      "the ClawRun server",
+      async () => (await fetch(`${url}/api/health`)).status > 0,
+      30_000,
+      100,
+    );
+
+  const stop = async () => {
+    await halt();
     const provider = new LocalProvider({ stateDir, logger: pino({ level: "silent" }) });
     for (const s of await provider.list().catch(() => [])) {
       await (await provider.get(s.id)).stop().catch(() => undefined);
@@ -83,17 +104,20 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     rmSync(stateDir, { recursive: true, force: true });
   };
   try {
-    await waitFor(
-      "the ClawRun server",
-      async () => (await fetch(`${url}/api/health`)).status > 0,
-      30_000,
-      100,
-    );
+    await ready();
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\n${output}`);
   }
-  return { url, port, stateDir, secrets, env, output: () => output, stop };
+  /** The server goes away and comes back on the same port, state and sandboxes untouched. */
+  const halted = {
+    halt,
+    async resume() {
+      ({ proc: child, gone: exited } = launch());
+      await ready();
+    },
+  };
+  return { url, port, stateDir, secrets, env, output: () => output, stop, ...halted };
 }
 
 function rand(): string {

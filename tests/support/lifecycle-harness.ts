@@ -13,6 +13,7 @@ import type { InstanceState } from "../../src/server/domain/instance-state";
 import type { WakeHook } from "../../src/server/domain/wake-hook";
 import { errorResponse } from "../../src/server/http/errors";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
+import { handleWebhookRequest } from "../../src/server/http/webhook-handler";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
 import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
@@ -49,6 +50,12 @@ export interface LifecycleHarness {
   events(type: string): Promise<LifecycleEvent[]>;
   /** Heartbeat responses, in order, as the sidecar received them. */
   heartbeats: { sandboxId: string; status: number; action?: string }[];
+  /** The app's base URL: POST /api/webhooks/<channel> runs the production webhook handler. */
+  url: string;
+  /** Signed with the generic channel's secret, as a platform integration sends them. */
+  webhookSecret: string;
+  /** Resolves once the work handlers started after their responses (wakes, sleeps) is done. */
+  settled(): Promise<void>;
   /** While false the parent "is down": heartbeats get connection errors. */
   setParentUp(up: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -60,7 +67,8 @@ export interface HarnessOptions {
   sidecarTimings?: Partial<SidecarTimings>;
   agent?: Agent;
   wrapProvider?: (p: SandboxProvider) => SandboxProvider;
-  /** Extra environment for the app (e.g. a Vercel Sandbox API emulator's credentials). */
+  /** More environment for the app (e.g. REDIS_URL for the redis store, or a Vercel Sandbox API
+   * emulator's credentials). */
   env?: Record<string, string>;
 }
 
@@ -121,10 +129,20 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       body: body.length ? body : undefined,
     });
     // As the route wrapper does: errors the handler throws are mapped in one place.
-    const { response, followUp } = await handleHeartbeatRequest(request, ctx).catch(
-      (err: unknown) => ({ response: errorResponse(err, null), followUp: null }),
-    );
+    const webhook = /^\/api\/webhooks\/([^/?]+)/.exec(req.url ?? "")?.[1];
+    const result = await (webhook
+      ? handleWebhookRequest(request, webhook, ctx)
+      : handleHeartbeatRequest(request, ctx)
+    ).catch((err: unknown) => ({ response: errorResponse(err, null), followUp: null }));
+    // A handler answers a Response, or one with work to do after it (route.ts, RouteResult).
+    const { response, followUp } =
+      result instanceof Response ? { response: result, followUp: null } : result;
     const text = await response.text();
+    if (webhook) {
+      res.writeHead(response.status, { "content-type": "application/json" }).end(text);
+      if (followUp) track(followUp);
+      return;
+    }
     const sandboxId = String(
       (JSON.parse(body.toString() || "{}") as { sandboxId?: string }).sandboxId,
     );
@@ -134,14 +152,16 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       action: response.ok ? JSON.parse(text).action : undefined,
     });
     res.writeHead(response.status, { "content-type": "application/json" }).end(text);
-    if (followUp) {
-      const p = followUp().catch((err: unknown) =>
-        logger.error({ err: String(err) }, "follow-up failed"),
-      );
-      followUps.add(p);
-      void p.finally(() => followUps.delete(p));
-    }
+    if (followUp) track(followUp);
   });
+  /** Runs a handler's after-the-response work as the route does (after()), kept for stop(). */
+  function track(followUp: () => Promise<void>) {
+    const p = followUp().catch((err: unknown) =>
+      logger.error({ err: String(err) }, "follow-up failed"),
+    );
+    followUps.add(p);
+    void p.finally(() => followUps.delete(p));
+  }
   const listen = () => new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   await listen();
 
@@ -157,9 +177,20 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     stateDir,
     hook,
     heartbeats,
+    async settled() {
+      while (followUps.size > 0) await Promise.allSettled([...followUps]);
+    },
+    url: publicUrl,
+    webhookSecret: source.CLAWRUN_WEBHOOK_SECRET as string,
     async setParentUp(up) {
       if (up && !server.listening) await listen();
-      if (!up && server.listening) await new Promise<void>((r) => server.close(() => r()));
+      if (!up && server.listening) {
+        // A "down" parent also drops the sidecar's kept-alive connections (close() alone
+        // would wait for them to go idle and time out, about a minute).
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeAllConnections();
+        await closed;
+      }
     },
     async stop() {
       if (server.listening) {

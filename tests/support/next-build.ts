@@ -21,6 +21,8 @@ const INPUTS = [
   "tsconfig.json",
 ];
 const STAMP = join(".next", "clawrun-source-hash");
+/** The operator CLI is not part of the Next app (tests/architecture.test.ts keeps it so). */
+const OUTSIDE_THE_APP = join("src", "cli");
 
 function hashInputs(): string {
   const hash = createHash("sha256");
@@ -28,7 +30,7 @@ function hashInputs(): string {
     if (!existsSync(path)) return;
     if (statSync(path).isDirectory()) {
       for (const entry of readdirSync(path).sort()) visit(join(path, entry));
-    } else if (!/\.test\.tsx?$/.test(path)) {
+    } else if (!/\.test\.tsx?$/.test(path) && !path.startsWith(OUTSIDE_THE_APP)) {
       hash.update(path).update(readFileSync(path));
     }
   };

@@ -23,17 +23,27 @@ const live = new Map<ChildProcess, string>();
 process.once("exit", () => {
   for (const [child, dir] of live) {
     child.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 });
 
-export async function startRedisServer(opts: { port?: number } = {}): Promise<RedisServer> {
+export interface RedisServerOptions {
+  port?: number;
+  /**
+   * Keep the data in this directory (append-only file, fsync on every write) and leave it
+   * there on stop: a server started again on the same port and directory finds its data, as
+   * a production Redis that restarts does. Without it nothing is persisted.
+   */
+  dataDir?: string;
+}
+
+export async function startRedisServer(opts: RedisServerOptions = {}): Promise<RedisServer> {
   let lastError: unknown;
   // A free port can be taken between asking and binding; try a few before giving up.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await launch(port);
+      return await launch(port, opts.dataDir);
     } catch (err) {
       lastError = err;
       if (opts.port !== undefined || !/address already in use/i.test(String(err))) throw err;
@@ -42,9 +52,12 @@ export async function startRedisServer(opts: { port?: number } = {}): Promise<Re
   throw lastError;
 }
 
-async function launch(port: number): Promise<RedisServer> {
+async function launch(port: number, dataDir?: string): Promise<RedisServer> {
   if (port === DEFAULT_PORT) throw new Error("refusing to start a test redis-server on 6379");
-  const dir = await mkdtemp(join(tmpdir(), "clawrun-redis-"));
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "clawrun-redis-")));
+  const persistence = dataDir
+    ? ["--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
   const child = spawn(
     "redis-server",
     [
@@ -54,8 +67,7 @@ async function launch(port: number): Promise<RedisServer> {
       "127.0.0.1",
       "--save",
       "",
-      "--appendonly",
-      "no",
+      ...persistence,
       "--dir",
       dir,
       "--daemonize",
@@ -85,11 +97,11 @@ async function launch(port: number): Promise<RedisServer> {
     });
   });
 
-  live.set(child, dir);
+  live.set(child, dataDir ? "" : dir);
   const stop = async () => {
     await kill(child);
     live.delete(child);
-    await rm(dir, { recursive: true, force: true });
+    if (!dataDir) await rm(dir, { recursive: true, force: true });
   };
   const outcome = await Promise.race([waitForPong(port, 10_000), exited]);
   if (outcome !== true) {

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SidecarConfigInput } from "../../src/protocol/sidecar-config";
+import { doorSignatureHeaders } from "../../src/protocol/signing";
 import type { Logger } from "../../src/sidecar/log-file";
 import { readProc } from "../../src/sidecar/process-tree";
 
@@ -199,7 +200,26 @@ export async function runBundledSidecar(
   };
 }
 
-export async function fetchHealth(port: number): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${port}/health`);
+/** A request to a sidecar's door, signed as ClawRun signs it (src/protocol/signing.ts). */
+export async function doorFetch(
+  port: number,
+  secret: string,
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const method = init.method ?? "GET";
+  const body = init.body ?? "";
+  return fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { ...init.headers, ...doorSignatureHeaders(secret, method, path, body) },
+    body: method === "GET" ? undefined : body,
+  });
+}
+
+export async function fetchHealth(
+  port: number,
+  secret: string,
+): Promise<{ status: number; body: unknown }> {
+  const res = await doorFetch(port, secret, "/health");
   return { status: res.status, body: await res.json() };
 }

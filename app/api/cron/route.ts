@@ -1,17 +1,12 @@
-import { NextResponse } from "next/server";
-import { bearerToken, secretEquals } from "@/src/server/auth/constant-time";
-import { jsonError } from "@/src/server/http/errors";
+import { handleCronGet, handleCronPost } from "@/src/server/http/cron-handler";
 import { route } from "@/src/server/http/route";
 
 export const dynamic = "force-dynamic";
-// The tick may wake the agent; give it the wake budget.
+// The tick may wake the agent: the wake budget, which is also the Hobby plan's limit (300 s).
 export const maxDuration = 300;
 
-/** Vercel Cron calls this every minute with `Authorization: Bearer <CRON_SECRET>`. */
-export const GET = route(async (request, ctx) => {
-  const token = bearerToken(request.headers.get("authorization"));
-  if (!token || !secretEquals(token, ctx.secrets.secrets.CRON_SECRET)) {
-    return jsonError(401, "unauthorized", "expected Authorization: Bearer <CRON_SECRET>");
-  }
-  return NextResponse.json(await ctx.manager.tick());
-});
+/** Vercel Cron (at most daily on Hobby) with `Authorization: Bearer <CRON_SECRET>`. */
+export const GET = route((request, ctx) => handleCronGet(request, ctx));
+
+/** A scheduled wake from QStash, verified by its signature. */
+export const POST = route((request, ctx) => handleCronPost(request, ctx));

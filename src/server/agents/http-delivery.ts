@@ -1,14 +1,22 @@
 import { type AgentMessage, agentReplySchema } from "../../protocol/agent-message";
-import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "./types";
+import {
+  AgentDeliveryError,
+  AgentUnreachableError,
+  type DaemonRequestInit,
+  type DaemonTransport,
+  type DeliveryResult,
+} from "./types";
 
-/** POSTs a message to a daemon over HTTP, in JSON or plain text, and reads its reply. */
+/** POSTs a message to `path` on a daemon through its door, in JSON or plain text, and reads its reply. */
 export async function deliverOverHttp(
-  url: string,
+  door: DaemonTransport,
+  path: string,
   message: AgentMessage,
   format: "json" | "text",
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
-  const init: RequestInit =
+  const url = `${door.label} ${path}`;
+  const init: DaemonRequestInit =
     format === "json"
       ? {
           method: "POST",
@@ -28,7 +36,7 @@ export async function deliverOverHttp(
         };
   let res: Response;
   try {
-    res = await fetch(url, init);
+    res = await door.fetch(path, init);
   } catch (err) {
     // A daemon that accepted the message and then hangs counts against the message (bounded
     // retries, then a dead letter); one that nobody answers for is a lifecycle matter.

@@ -103,7 +103,11 @@ describe.each(["openclaw", "zeroclaw"])("agent.type %s in clawrun.json", (type) 
     const daemon = agent.daemon();
     expect(daemon).toMatchObject({
       command: "sh",
-      args: [`.clawrun/${type}-launcher.sh`, "{PORT}"],
+      // ZeroClaw is told the loopback host to bind; OpenClaw's config file binds loopback.
+      args:
+        type === "zeroclaw"
+          ? [`.clawrun/${type}-launcher.sh`, "{PORT}", "{HOST}"]
+          : [`.clawrun/${type}-launcher.sh`, "{PORT}"],
       port: 3000,
     });
     expect(daemon.env.EXTRA).toBe("1");
@@ -191,7 +195,7 @@ describe("ZeroClaw specifics", () => {
       `export ZEROCLAW_CONFIG_DIR="\${ZEROCLAW_CONFIG_DIR:-$root/.zeroclaw}"`,
     );
     expect(String(launcher?.content)).toContain(
-      'exec "$root/.local/bin/zeroclaw" daemon -p "$1" --host 127.0.0.1',
+      'exec "$root/.local/bin/zeroclaw" daemon -p "$1" --host "$2"',
     );
     expect(String(launcher?.content)).toContain(
       "env -u ZEROCLAW_providers__models__openai__clawrun__api_key sh -c",

@@ -7,11 +7,36 @@ import type { SandboxFile } from "../providers/types";
 /** The agent port: what runs in the sandbox and how ClawRun talks to it. */
 export interface AgentDaemonSpec {
   command: string;
-  /** `{PORT}` is replaced with the listen port by the sidecar. */
+  /**
+   * `{PORT}` is replaced with the listen port by the sidecar, `{HOST}` with the loopback host
+   * the daemon must bind (it also gets HOST and PORT in its environment).
+   */
   args: string[];
   env: Record<string, string>;
   /** Declared port inside the sandbox. */
   port: number;
+}
+
+export interface DaemonRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * How ClawRun reaches a running daemon: only through the sidecar's signed door
+ * (docs/sidecar.md, "The door"); the daemon binds loopback and its port is never exposed.
+ */
+export interface DaemonTransport {
+  /**
+   * `path` (starting with "/", query included) on the daemon. Resolves with the daemon's own
+   * answer, whatever its status; rejects when the daemon cannot be reached (the sidecar does
+   * not answer, refuses the request, or finds nothing listening) or when `signal` aborts.
+   */
+  fetch(path: string, init?: DaemonRequestInit): Promise<Response>;
+  /** Where it leads, for messages ("sandbox sbx_…'s daemon (through its door)"). */
+  readonly label: string;
 }
 
 export interface DeliveryResult {
@@ -44,19 +69,26 @@ export interface Agent {
    */
   readonly activityIgnore?: readonly string[];
   /**
-   * Readiness beyond an open port (the agent's own ready endpoint at `baseUrl`). The start's
+   * Readiness beyond an open port (the agent's own ready endpoint, through `door`). The start's
    * health wait calls it once the sidecar reports the daemon running, until it is true.
    */
-  ready?(baseUrl: string, signal: AbortSignal): Promise<boolean>;
+  ready?(door: DaemonTransport, signal: AbortSignal): Promise<boolean>;
   /** Which agent, version and model runs (the dashboard shows it). */
   describe?(): AgentDescription;
   /** Files provisioned into the sandbox before the sidecar starts (paths relative to its root). */
   files(): Promise<SandboxFile[]>;
   daemon(): AgentDaemonSpec;
-  /** Hands one message to the running daemon at `baseUrl`; throws AgentDeliveryError on refusal. */
-  deliver(baseUrl: string, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult>;
-  /** Cron jobs the agent itself asks for (optional). */
-  cronJobs?(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]>;
+  /**
+   * Hands one message to the running daemon through `door`; throws AgentDeliveryError on
+   * refusal and AgentUnreachableError when the door cannot reach it.
+   */
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult>;
+  /** Cron jobs the agent itself asks for (optional), through `door`. */
+  cronJobs?(door: DaemonTransport, signal: AbortSignal): Promise<AgentCronJob[]>;
 }
 
 /**

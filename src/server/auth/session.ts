@@ -51,11 +51,12 @@ export async function verifySession(
   }
 }
 
-export function sessionCookieOptions(production: boolean) {
+/** `secure`: the request came over https (see cookie-security.ts); never from NODE_ENV. */
+export function sessionCookieOptions(secure: boolean) {
   return {
     httpOnly: true,
     sameSite: "lax" as const,
-    secure: production,
+    secure,
     path: "/",
     maxAge: SESSION_TTL_SECONDS,
   };

@@ -30,8 +30,12 @@ export function textWithAttachments(text: string, attachments: readonly Attachme
 
 /** The answer a sender gets when the channel refuses attachments. */
 export function refusalText(attachments: readonly AttachmentInfo[]): string {
-  const what = attachments.map(describe).join(", ");
-  return `Sorry, the agent can only read text messages, so it did not get this one (${what}). Please send it as text.`;
+  return refusalOf(`this message (${attachments.map(describe).join(", ")})`);
+}
+
+/** The refusal for a message `what` names ("this voice message", "a file (image/png)"). */
+export function refusalOf(what: string): string {
+  return `Sorry, the agent can only read text messages, so it did not get ${what}. Please send it as text.`;
 }
 
 function describe(a: AttachmentInfo): string {

@@ -167,6 +167,11 @@ export interface ChannelDeps<Env> {
   env: Env;
   /** This deployment's public base URL (webhook URLs are built from it). */
   publicUrl: string;
+  /**
+   * VERCEL_AUTOMATION_BYPASS_SECRET when Deployment Protection is on (absent: off); webhook
+   * URLs carry it (see webhook-url.ts).
+   */
+  protectionBypass?: string | null;
   kv: ChannelKv;
   clock: () => number;
   logger: Logger;

@@ -1,11 +1,11 @@
-import { SANDBOX_PORTS } from "../../protocol/constants";
-import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
+import type { SidecarHealth } from "../../protocol/health";
 import type { AgentDescription } from "../agents/types";
 import type { AppContext } from "../context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";
 import { nextRetryAt, sleepForecast } from "../sandbox/policy";
+import { sidecarClient } from "../sandbox/sidecar-client";
 import { TRANSITIONAL } from "../sandbox/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 
@@ -29,7 +29,7 @@ export interface Overview {
   awake: { day: AwakeSummary; month: AwakeSummary };
   retention: string;
   canWakeFromSnapshot: boolean;
-  settings: { activeDurationMs: number; heartbeatIntervalMs: number };
+  settings: { activeDurationMs: number; heartbeatIntervalMs: number; snapshotsKept: number };
 }
 
 export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise<Overview> {
@@ -86,6 +86,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
     settings: {
       activeDurationMs: settings.activeDurationMs,
       heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs,
+      snapshotsKept: ctx.timings.snapshotsKept,
     },
   };
 }
@@ -93,10 +94,8 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
 async function sidecarHealth(ctx: AppContext, sandboxId: string): Promise<SidecarHealth | null> {
   try {
     const sandbox = await ctx.provider.get(sandboxId);
-    const res = await fetch(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
-      signal: AbortSignal.timeout(1_500),
-    });
-    return sidecarHealthSchema.parse(await res.json());
+    const door = sidecarClient(sandbox, ctx.secrets.secrets.CLAWRUN_SECRET);
+    return await door.health(AbortSignal.timeout(1_500));
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { daemonStatusSchema } from "../../protocol/heartbeat";
+import { DAEMON_STATUSES } from "../../protocol/heartbeat";
 import { epochMs } from "./epoch";
 
 /** The last heartbeat stored per sandbox (replay check, restart counting, dashboard). */
@@ -11,7 +11,7 @@ export const storedHeartbeatSchema = z.object({
   lastChangedAt: epochMs,
   sandboxCreatedAt: epochMs,
   root: z.string(),
-  daemonStatus: daemonStatusSchema,
+  daemonStatus: z.enum(DAEMON_STATUSES),
   daemonRestarts: z.number().int().nonnegative(),
   /** The save the sandbox was restored from, as its sidecar read it (restore attestation). */
   generation: z.number().int().nonnegative().nullable().optional(),

@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { formatIssues } from "../../config/format-issues";
-import { HEARTBEAT_MAX_BYTES, heartbeatBodySchema } from "../../protocol/heartbeat";
+import { HEARTBEAT_MAX_BYTES, parseHeartbeatBody } from "../../protocol/heartbeat";
 import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
@@ -44,13 +43,9 @@ export async function handleHeartbeatRequest(request: Request, ctx: AppContext):
     ctx.clock(),
   );
   if (!check.ok) return done(jsonError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]));
-  const body = heartbeatBodySchema.safeParse(json, { reportInput: true });
-  if (!body.success) {
-    return done(
-      jsonError(400, "invalid_body", formatIssues("heartbeat", body.error.issues).join("; ")),
-    );
-  }
-  const result = await ctx.manager.handleHeartbeat(body.data, check.timestamp);
+  const body = parseHeartbeatBody(json);
+  if (!body.ok) return done(jsonError(400, "invalid_body", `heartbeat: ${body.error}`));
+  const result = await ctx.manager.handleHeartbeat(body.value, check.timestamp);
   if (result.replay)
     return done(
       jsonError(401, "replayed", "heartbeat is not newer than the last one from this sandbox"),

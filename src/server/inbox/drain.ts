@@ -1,5 +1,11 @@
-import { type Agent, AgentUnreachableError, type DeliveryResult } from "../agents/types";
+import {
+  type Agent,
+  AgentUnreachableError,
+  type DaemonTransport,
+  type DeliveryResult,
+} from "../agents/types";
 import type { InboxMessage } from "../domain/inbox-message";
+import { sidecarClient } from "../sandbox/sidecar-client";
 import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
@@ -13,6 +19,11 @@ export function deliveryVisibilityMs(agent: Pick<Agent, "deliveryTimeoutMs">): n
   return agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
 }
 const BATCH = 10;
+
+interface DeliveryTarget {
+  door: DaemonTransport;
+  sandboxId: string;
+}
 
 export type { DrainDeps };
 
@@ -53,7 +64,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
   };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
   const visibilityMs = deliveryVisibilityMs(d.agent);
-  let target: { baseUrl: string; sandboxId: string } | null = null;
+  let target: DeliveryTarget | null = null;
 
   for (;;) {
     const batch = await d.store.inbox.claim(d.clock(), visibilityMs, BATCH);
@@ -67,8 +78,9 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
       r.halted = `instance is ${state?.status ?? "uninitialized"}`;
       break;
     }
+    // Deliveries go through the sidecar's signed door, never to the daemon's port.
     target ??= {
-      baseUrl: (await d.provider.get(state.sandboxId)).domain(d.agent.daemon().port),
+      door: sidecarClient(await d.provider.get(state.sandboxId), d.masterSecret),
       sandboxId: state.sandboxId,
     };
     const blocked = new Set<string>();
@@ -91,7 +103,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
 
 async function deliverOne(
   d: DrainDeps,
-  target: { baseUrl: string; sandboxId: string },
+  target: DeliveryTarget,
   msg: InboxMessage,
   opts: DrainOptions,
   r: DrainResult,
@@ -99,7 +111,7 @@ async function deliverOne(
   const isInline = msg.id === opts.inlineId;
   try {
     const result = await d.agent.deliver(
-      target.baseUrl,
+      target.door,
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );

@@ -13,4 +13,6 @@ export interface DrainDeps {
   logger: Logger;
   clock: () => number;
   timings: { deliveryMaxAttempts: number; deliveryRetryBaseMs: number };
+  /** CLAWRUN_SECRET: each sandbox's door key is derived from it (deliveries are signed). */
+  masterSecret: string;
 }

@@ -41,6 +41,7 @@ function setup(channel: Channel, now: () => number = Date.now) {
     logger: pino({ level: "silent" }),
     clock: now,
     timings: { ...LIFECYCLE, deliveryRetryBaseMs: 10 },
+    masterSecret: "replies-test-master-secret",
   };
   const queue = (n: number, conversation: string) =>
     store.outbox.enqueue({

@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { jsonError } from "../http/errors";
 import type { RouteResult } from "../http/route";
 import { TRANSITIONAL } from "../sandbox/status-machine";
+import { planWake } from "../sandbox/wake-plan";
 
 export const startBodySchema = z.strictObject({
   fresh: z.boolean().optional(),
@@ -23,6 +24,17 @@ export async function startAction(
   if (state.status === "running" && !body.fresh && !body.snapshotId) {
     return jsonError(409, "already_running", "the agent is already running");
   }
+  // A wake the plan would refuse (lost state, a snapshot gone) is refused here, in words,
+  // instead of being accepted and failing again out of sight (a failed → failed the page
+  // cannot tell apart from nothing).
+  const caps = ctx.provider.capabilities;
+  const plan = planWake({
+    state,
+    capabilities: caps,
+    snapshots: caps.resumable ? [] : await ctx.provider.listSnapshots(),
+    request: body,
+  });
+  if (plan.kind === "refuse") return jsonError(409, "cannot_wake", plan.reason);
   const reason = body.fresh
     ? "operator: start fresh (snapshots are kept, not restored)"
     : body.snapshotId

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context";
-import { readKeptLog, SIDECAR_LOG_PATH, tailOf } from "../sandbox/log-keeper";
+import { readKeptLog } from "../sandbox/log-keeper";
+import { sidecarClient } from "../sandbox/sidecar-client";
 
 export interface LogLine {
   text: string;
@@ -13,6 +14,8 @@ export interface LogTail {
 }
 
 const TAIL_LINES = 200;
+/** Enough bytes for TAIL_LINES lines of daemon output. */
+const TAIL_BYTES = 256 * 1024;
 
 /** Pure: the last lines of a log, daemon lines marked by the prefix the sidecar writes. */
 export function logLines(text: string, max = TAIL_LINES): LogLine[] {
@@ -31,9 +34,10 @@ export function logLines(text: string, max = TAIL_LINES): LogLine[] {
 }
 
 /**
- * The last lines of the current sandbox's sidecar log; when there is no sandbox (asleep,
- * failed) or it cannot be read right now (a snapshot is being taken), the lines kept from
- * the last sandbox before it was stopped, saying so.
+ * The last lines of the current sandbox's sidecar log, read through the sidecar's signed door
+ * (`GET /logs?tail=`: no command runs in the sandbox per poll). When there is no sandbox
+ * (asleep, failed) or its door does not answer (a snapshot is being taken, it is gone), the
+ * lines kept from the last sandbox before it was stopped, saying so.
  */
 export async function sidecarLogTail(ctx: AppContext): Promise<LogTail> {
   const state = (await ctx.manager.getState()).value;
@@ -41,13 +45,9 @@ export async function sidecarLogTail(ctx: AppContext): Promise<LogTail> {
   if (state.sandboxId) {
     try {
       const sandbox = await ctx.provider.get(state.sandboxId);
-      const content = await sandbox.readFile(SIDECAR_LOG_PATH, AbortSignal.timeout(5_000));
-      if (content)
-        return {
-          sandboxId: state.sandboxId,
-          lines: logLines(tailOf(content.toString("utf8"), 256 * 1024)),
-          note: null,
-        };
+      const door = sidecarClient(sandbox, ctx.secrets.secrets.CLAWRUN_SECRET);
+      const text = await door.logTail(TAIL_BYTES, AbortSignal.timeout(5_000));
+      if (text !== "") return { sandboxId: state.sandboxId, lines: logLines(text), note: null };
       why = "the sidecar has not written its log yet";
     } catch (err) {
       why = `the sandbox's log cannot be read right now (${(err as Error).message})`;

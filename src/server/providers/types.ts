@@ -88,8 +88,18 @@ export interface CreateSandboxOptions {
   snapshotId?: string;
   /** Addition: native TTL in ms (lifecycle: activeDuration × 10). */
   timeoutMs: number;
-  /** Addition: ports processes listen on inside the sandbox (daemon 3000, sidecar 3001). */
+  /**
+   * Addition: ports reachable from outside through domain() — only the sidecar's door (3001):
+   * ClawRun never talks to the daemon directly (docs/sidecar.md, "The door").
+   */
   ports: number[];
+  /**
+   * Addition: ports processes listen on inside the sandbox that nothing outside may reach (the
+   * daemon's, on loopback behind the door). A provider whose sandboxes share the host's
+   * network gives each a free host port and tells the processes (CLAWRUN_PORT_<port>), but
+   * never routes nor advertises it: domain() refuses it. A microVM needs nothing for them.
+   */
+  internalPorts?: number[];
   /** Addition: resources requested from the provider. */
   resources?: { vcpus: number };
   /** Addition: network policy applied from the first instruction. */

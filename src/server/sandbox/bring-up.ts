@@ -1,4 +1,3 @@
-import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { ManagedSandbox } from "../providers/types";
@@ -6,6 +5,7 @@ import { type LifecycleDeps, startupBudgetMs } from "./deps";
 import { type HealthOutcome, waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
 import { launchSidecar, provisionFiles } from "./provisioning";
+import { sidecarClient } from "./sidecar-client";
 import type { StateCell } from "./state-cell";
 
 /**
@@ -36,7 +36,7 @@ export async function bringUp(
 
   mark = d.clock();
   await lock.confirm();
-  await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id));
+  await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id), d.protectionBypass);
   timings.sidecarStartMs = d.clock() - mark;
   cur = await cell.transition(
     cur,
@@ -45,12 +45,13 @@ export async function bringUp(
     { reason: "sidecar launched; waiting for the daemon" },
   );
 
-  const agentUrl = sandbox.domain(d.agent.daemon().port);
+  // Health, then the agent's own readiness, both through the sidecar's signed door.
+  const door = sidecarClient(sandbox, d.masterSecret);
   const agentReady = d.agent.ready?.bind(d.agent);
-  const health = await waitForHealth(`${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`, {
+  const health = await waitForHealth(door, {
     budgetMs: startupBudgetMs(d),
     pollMs: d.timings.healthPollMs,
-    ready: agentReady && ((signal) => agentReady(agentUrl, signal)),
+    ready: agentReady && ((signal) => agentReady(door, signal)),
   });
   timings.healthyMs = health.waitedMs;
   if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;

@@ -4,6 +4,7 @@ import type { ClawrunConfig } from "../../config/schema";
 import type { SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import type { WakeHook } from "../domain/wake-hook";
+import type { WakeScheduler } from "../domain/wake-scheduler";
 import type { Inbox } from "../inbox/inbox";
 import type { SandboxProvider } from "../providers/types";
 import type { Store } from "../store/types";
@@ -27,7 +28,11 @@ export interface LifecycleDeps {
   masterSecret: string;
   /** Where sidecars send heartbeats. */
   publicUrl: string;
+  /** VERCEL_AUTOMATION_BYPASS_SECRET: sidecars send it as a header through Deployment Protection. */
+  protectionBypass: string | null;
   clock: () => number;
+  /** One-shot wakes for cron jobs while no tick runs (QStash on Vercel); absent: none. */
+  wakeScheduler?: WakeScheduler;
   /** Tests only: shortened sidecar timings (restart delay, …); production uses the seed's. */
   sidecarTimings?: Partial<SidecarTimings>;
 }

@@ -1,37 +1,31 @@
-import { createServer, type Server } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../../../tests/support/free-port";
+import { describe, expect, it } from "vitest";
 import type { SidecarHealth } from "../../protocol/health";
 import { waitForHealth } from "./health-wait";
 
-let server: Server | null = null;
-afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => (server ? server.close(r) : r(null)));
-  server = null;
-});
-
-/** A sidecar health server whose daemon status follows `status(n)` for its n-th answer (from 1). */
-async function sidecar(status: (n: number) => SidecarHealth["daemon"]["status"]) {
+/**
+ * A sidecar door whose daemon status follows `status(n)` for its n-th health answer (from 1).
+ * The door itself (signing, routes) is tested in src/sidecar/door-server.test.ts and
+ * sidecar-client.test.ts; here only the waiting logic is.
+ */
+function sidecar(status: (n: number) => SidecarHealth["daemon"]["status"] | "unreachable") {
   let answers = 0;
-  server = createServer((_req, res) => {
-    const s = status(++answers);
-    const body: SidecarHealth = {
-      ok: s === "running",
-      daemon: { status: s, pid: 1, restarts: s === "failed" ? 5 : 0 },
-      heartbeat: { lastTick: null, lastSuccess: null },
-      uptime: 0,
-    };
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server?.listen(port, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${port}/health`;
+  return {
+    health: async (): Promise<SidecarHealth> => {
+      const s = status(++answers);
+      if (s === "unreachable") throw new Error("sidecar did not answer: ECONNREFUSED");
+      return {
+        ok: s === "running",
+        daemon: { status: s, pid: 1, restarts: s === "failed" ? 5 : 0 },
+        heartbeat: { lastTick: null, lastSuccess: null },
+        uptime: 0,
+      };
+    },
+  };
 }
 
 describe("waitForHealth", () => {
   it("with no readiness check, an open port is healthy; it reports when each step was seen", async () => {
-    const url = await sidecar((n) => (n <= 3 ? "starting" : "running"));
+    const url = sidecar((n) => (n <= 3 ? "starting" : "running"));
     const out = await waitForHealth(url, { budgetMs: 10_000, pollMs: 20 });
     expect(out.ok).toBe(true);
     // Three "starting" answers, 20 ms apart at least, before the daemon was seen running.
@@ -41,7 +35,7 @@ describe("waitForHealth", () => {
 
   it("asks the agent's readiness only once the daemon runs, and is healthy when it says so", async () => {
     let answers = 0;
-    const url = await sidecar((n) => {
+    const url = sidecar((n) => {
       answers = n;
       return n <= 3 ? "starting" : "running";
     });
@@ -61,7 +55,7 @@ describe("waitForHealth", () => {
   });
 
   it("fails at the budget's end with the reason when the agent never becomes ready", async () => {
-    const url = await sidecar(() => "running");
+    const url = sidecar(() => "running");
     const out = await waitForHealth(url, { budgetMs: 400, pollMs: 20, ready: async () => false });
     expect(out).toMatchObject({
       ok: false,
@@ -70,10 +64,25 @@ describe("waitForHealth", () => {
   });
 
   it("breaks early when the supervisor reports the daemon failed", async () => {
-    const url = await sidecar((n) => (n <= 2 ? "starting" : "failed"));
+    const url = sidecar((n) => (n <= 2 ? "starting" : "failed"));
     const out = await waitForHealth(url, { budgetMs: 10_000, pollMs: 20, ready: async () => true });
     expect(out).toMatchObject({ ok: false, reason: "daemon failed after 5 restarts" });
     expect(out.waitedMs).toBeLessThan(5_000);
     expect(out.phases.daemonMs).toBeNull();
   });
+});
+
+it("waitForHealth reports an unreachable sidecar with its reason, and sees it once it answers", async () => {
+  const never = await waitForHealth(
+    sidecar(() => "unreachable"),
+    { budgetMs: 200, pollMs: 20 },
+  );
+  expect(never).toMatchObject({ ok: false, phases: { sidecarMs: null } });
+  expect(never.ok === false && never.reason).toMatch(/sidecar unreachable: .*ECONNREFUSED/);
+  const later = await waitForHealth(
+    sidecar((n) => (n <= 2 ? "unreachable" : "running")),
+    { budgetMs: 10_000, pollMs: 20 },
+  );
+  expect(later.ok).toBe(true);
+  expect(later.phases.sidecarMs).toBeGreaterThan(0);
 });

@@ -1,4 +1,5 @@
-import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
+import type { SidecarHealth } from "../../protocol/health";
+import type { SidecarClient } from "./sidecar-client";
 
 /** When each step of the wait was first seen, in ms from its start (null: never). */
 export interface HealthPhases {
@@ -33,12 +34,13 @@ export interface HealthWaitOptions {
 }
 
 /**
- * Seed 000 step 5: confirm the daemon through the sidecar's health server within the budget
- * (15 × 1 s, or the agent's own start budget). We poll more often inside the budget to notice
- * "healthy" sooner, and break early when the supervisor reports the daemon `failed`.
+ * docs/lifecycle.md, "Start and wake" step 5: confirm the daemon through the sidecar's signed
+ * `GET /health` within the budget (15 attempts 1 s apart, or the agent's own start budget).
+ * We poll more often inside the same budget to notice "healthy" sooner, and stop early when
+ * the supervisor reports the daemon `failed`.
  */
 export async function waitForHealth(
-  healthUrl: string,
+  door: Pick<SidecarClient, "health">,
   opts: HealthWaitOptions,
 ): Promise<HealthOutcome> {
   const started = Date.now();
@@ -49,11 +51,15 @@ export async function waitForHealth(
   let lastError = "sidecar did not answer";
   while (since() < opts.budgetMs) {
     await opts.onPoll?.();
+    let answer: SidecarHealth | null = null;
     try {
-      const res = await fetch(healthUrl, { signal: askTimeout() });
-      const parsed = sidecarHealthSchema.safeParse(await res.json());
-      if (parsed.success) {
-        last = parsed.data;
+      answer = await door.health(askTimeout());
+    } catch (err) {
+      lastError = `sidecar unreachable: ${(err as Error).message}`;
+    }
+    try {
+      if (answer) {
+        last = answer;
         phases.sidecarMs ??= since();
         if (last.ok) {
           phases.daemonMs ??= since();
@@ -72,11 +78,9 @@ export async function waitForHealth(
         } else {
           lastError = `daemon is ${last.daemon.status}`;
         }
-      } else {
-        lastError = "sidecar health answer did not match the protocol";
       }
     } catch (err) {
-      lastError = `sidecar unreachable: ${(err as Error).message}`;
+      lastError = `the agent's readiness check failed: ${(err as Error).message}`;
     }
     // Fine-grained while a wake normally completes, then 5× coarser for long (first) starts.
     const every = since() < FAST_POLL_WINDOW_MS ? opts.pollMs : opts.pollMs * 5;

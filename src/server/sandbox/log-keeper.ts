@@ -43,9 +43,16 @@ export async function keepLastLog(
   }
 }
 
+/** The kept log, or null when there is none or it is unreadable (never a failed request). */
 export async function readKeptLog(kv: KvStore): Promise<KeptLog | null> {
   const raw = await kv.get(KEY);
   if (!raw) return null;
-  const parsed = keptLogSchema.safeParse(JSON.parse(raw));
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = keptLogSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }

@@ -2,6 +2,7 @@ import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
 import { nextGeneration, savedGeneration } from "./attestation";
+import { Coalescer } from "./coalesce";
 import {
   errorMessage,
   type LifecycleDeps,
@@ -17,6 +18,8 @@ import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
+import { replanOnChange } from "./scheduled-wake";
+import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
@@ -29,6 +32,8 @@ import { admitWake, alreadyRunning, type WakeRequest } from "./wake-plan";
 const RETRY_WINDOW_MS = 60_000;
 
 export type { WakeRequest };
+
+export type WakeAndDeliverOutcome = { wake: WakeOutcome; drain: DrainResult | null };
 
 export type WakeOutcome =
   | StartOutcome
@@ -44,7 +49,7 @@ export class SandboxLifecycleManager {
   readonly cell: StateCell;
 
   constructor(private readonly d: LifecycleDeps) {
-    this.cell = new StateCell(d.store, d.clock, d.logger);
+    this.cell = new StateCell(d.store, d.clock, d.logger, replanOnChange(d));
   }
 
   getState(): Promise<Versioned<InstanceState>> {
@@ -76,7 +81,14 @@ export class SandboxLifecycleManager {
           return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;
         if (now.value.status === "running") {
           // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
-          const slept = await snapshotAndStop(this.d, this.cell, lock, "operator restart", null);
+          const slept = await snapshotAndStop(
+            this.d,
+            this.cell,
+            lock,
+            "operator restart",
+            null,
+            false,
+          );
           if (slept.status !== "sleeping")
             return {
               status: "failed",
@@ -221,9 +233,16 @@ export class SandboxLifecycleManager {
    * that is a lifecycle fact: check the sandbox, save and stop it if its agent is gone, wake
    * it again and redeliver — the message never counts that against itself.
    */
-  async wakeAndDeliver(
-    req: WakeRequest,
-  ): Promise<{ wake: WakeOutcome; drain: DrainResult | null }> {
+  wakeAndDeliver(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
+    // Messages ask for the same thing: callers in this process share one run (coalesce.ts).
+    if (req.trigger === "message" && !req.fresh && !req.snapshotId)
+      return this.messageRuns.run(() => this.wakeAndDeliverNow(req));
+    return this.wakeAndDeliverNow(req);
+  }
+
+  private readonly messageRuns = new Coalescer<WakeAndDeliverOutcome>();
+
+  private async wakeAndDeliverNow(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
     let wake = await this.wake(req);
     let drain: DrainResult | null = null;
     for (let round = 0; round < 2; round++) {
@@ -253,7 +272,7 @@ export class SandboxLifecycleManager {
         return true;
       }
       // The sidecar answers: the daemon is restarting (the supervisor's business); retry later.
-      if (await sidecarAnswers(sandbox)) return false;
+      if (await sidecarAnswers(sidecarClient(sandbox, this.d.masterSecret))) return false;
       const slept = await snapshotAndStop(
         this.d,
         this.cell,

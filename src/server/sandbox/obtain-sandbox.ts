@@ -62,7 +62,9 @@ export async function obtainSandbox(
       const sandbox = await d.provider.create({
         snapshotId: snapshotId ?? undefined,
         timeoutMs,
-        ports: [SANDBOX_PORTS.daemon, SANDBOX_PORTS.sidecar],
+        // Only the sidecar's door is exposed; the daemon is reached through it (docs/sidecar.md).
+        ports: [SANDBOX_PORTS.sidecar],
+        internalPorts: [d.agent.daemon().port],
         resources: d.config.sandbox.resources,
         networkPolicy: d.config.sandbox.networkPolicy,
         labels: { [INSTANCE_LABEL]: d.config.instance.name },

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "../../config/schema";
-import { HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
 import type { SidecarConfigInput, SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import { PROVISION_DIR } from "../agents/types";
@@ -52,11 +52,15 @@ export async function provisionFiles(input: ProvisionInput): Promise<SandboxFile
 export async function launchSidecar(
   sandbox: ManagedSandbox,
   heartbeatSecret: string,
+  protectionBypass: string | null = null,
 ): Promise<void> {
   await sandbox.runCommand({
     cmd: "node",
     args: [SIDECAR_FILE, SIDECAR_CONFIG_FILE],
-    env: { [HB_SECRET_ENV]: heartbeatSecret },
+    env: {
+      [HB_SECRET_ENV]: heartbeatSecret,
+      ...(protectionBypass ? { [BYPASS_ENV]: protectionBypass } : {}),
+    },
     detached: true,
   });
 }

@@ -6,6 +6,8 @@ import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from ".
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { restAfterDeath } from "./rest-after-death";
+import { ensureScheduledWake } from "./scheduled-wake";
+import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
 import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
@@ -74,6 +76,14 @@ export async function reconcile(
   } catch (err) {
     report.errors.push(`replies: ${errorMessage(err)}`);
   }
+  // Without a scheduler there is nothing to keep in step: no state read (a command on Upstash).
+  if (d.wakeScheduler) {
+    try {
+      await ensureScheduledWake(d, (await cell.read()).value);
+    } catch (err) {
+      report.errors.push(`scheduled wake: ${errorMessage(err)}`);
+    }
+  }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
   return report;
 }
@@ -89,7 +99,8 @@ async function lockedPass(
   const now = d.clock();
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const running = cur.value.status === "running" && sandbox?.status === "running";
-  const answers = running && sandbox ? await sidecarAnswers(sandbox) : null;
+  const answers =
+    running && sandbox ? await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)) : null;
   const reported =
     answers && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
   const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
@@ -145,7 +156,11 @@ export async function repairStuck(
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const alive = sandbox !== null && sandboxAlive(sandbox.status);
 
-  if (alive && (from === "creating" || from === "starting") && (await sidecarAnswers(sandbox))) {
+  if (
+    alive &&
+    (from === "creating" || from === "starting") &&
+    (await sidecarAnswers(sidecarClient(sandbox, d.masterSecret)))
+  ) {
     if (from === "creating")
       cur = await cell.transition(
         cur,
@@ -222,7 +237,7 @@ async function agentJobs(d: LifecycleDeps, sandbox: ManagedSandbox, errors: stri
   try {
     return (
       (await d.agent.cronJobs?.(
-        sandbox.domain(d.agent.daemon().port),
+        sidecarClient(sandbox, d.masterSecret),
         AbortSignal.timeout(5_000),
       )) ?? null
     );

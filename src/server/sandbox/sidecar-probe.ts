@@ -1,29 +1,21 @@
-import { SANDBOX_PORTS } from "../../protocol/constants";
-import { type SidecarHealth, sidecarHealthSchema } from "../../protocol/health";
-import type { ManagedSandbox } from "../providers/types";
-
-/** The sidecar's health URL in a sandbox (its one exposed port). */
-export function sidecarHealthUrl(sandbox: Pick<ManagedSandbox, "domain">): string {
-  return `${sandbox.domain(SANDBOX_PORTS.sidecar)}/health`;
-}
+import type { SidecarHealth } from "../../protocol/health";
+import type { SidecarClient } from "./sidecar-client";
 
 /**
- * Asks the sidecar for its health once: its answer, or null when it does not answer in time
- * or answers something that is not the protocol.
+ * Asks the sidecar for its health once, through its signed door: its answer, or null when it
+ * does not answer in time, refuses, or answers something that is not the protocol.
  */
 export async function probeSidecar(
-  url: string,
+  door: Pick<SidecarClient, "health">,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<SidecarHealth | null> {
   try {
-    const res = await fetch(url, {
-      signal: signal
+    return await door.health(
+      signal
         ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
         : AbortSignal.timeout(timeoutMs),
-    });
-    const parsed = sidecarHealthSchema.safeParse(await res.json());
-    return parsed.success ? parsed.data : null;
+    );
   } catch {
     return null;
   }
@@ -34,13 +26,12 @@ export async function probeSidecar(
  * busy machine does not count as a dead agent.
  */
 export async function sidecarAnswers(
-  sandbox: Pick<ManagedSandbox, "domain">,
+  door: Pick<SidecarClient, "health">,
   opts: { attempts?: number; intervalMs?: number; timeoutMs?: number } = {},
 ): Promise<boolean> {
   const attempts = opts.attempts ?? 3;
-  const url = sidecarHealthUrl(sandbox);
   for (let i = 0; i < attempts; i++) {
-    if (await probeSidecar(url, opts.timeoutMs ?? 2_000)) return true;
+    if (await probeSidecar(door, opts.timeoutMs ?? 2_000)) return true;
     if (i < attempts - 1) await new Promise((r) => setTimeout(r, opts.intervalMs ?? 500));
   }
   return false;

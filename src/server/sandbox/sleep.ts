@@ -28,6 +28,9 @@ export async function snapshotAndStop(
   lock: HeldLock,
   reason: string,
   expectSandboxId: string | null,
+  /** False for an operator restart: "start fresh" and "wake from this snapshot" promise the
+   * snapshots are kept, so the extra one taken here deletes none (the next sleep applies it). */
+  retention = true,
 ): Promise<SleepOutcome> {
   let cur = await cell.read();
   const sandboxId = cur.value.sandboxId;
@@ -93,7 +96,7 @@ export async function snapshotAndStop(
       },
     },
   );
-  await applyRetention(d);
+  if (retention) await applyRetention(d);
   return { status: "sleeping", snapshotId: saved.snapshotId, timings: { snapshotMs, stopMs } };
 }
 

@@ -61,6 +61,8 @@ export class StateCell {
     private readonly store: Pick<Store, "state" | "events">,
     private readonly clock: () => number,
     private readonly logger: Logger,
+    /** Runs after every successful write (scheduled wakes are re-planned on state changes). */
+    private readonly onWrite?: (prev: InstanceState, next: InstanceState) => Promise<void>,
   ) {}
 
   async read(): Promise<Versioned<InstanceState>> {
@@ -121,6 +123,7 @@ export class StateCell {
   private async write(cur: Versioned<InstanceState>, next: InstanceState, what: string) {
     const result = await this.store.state.compareAndSet(cur.version, next);
     if (!result.ok) throw new StateConflictError(what);
+    await this.onWrite?.(cur.value, next);
     return { value: next, version: result.version };
   }
 }

@@ -45,6 +45,11 @@ export class RedisCounters implements CounterStore {
     if (!Number.isInteger(count)) throw new StoreDataError(key, "expected an integer counter");
     return count;
   }
+
+  async clear(name: string): Promise<void> {
+    const key = this.ctx.keys.hit(name);
+    await this.ctx.call(key, () => this.ctx.exec(["DEL", key]));
+  }
 }
 
 export class RedisKv implements KvStore {

@@ -61,6 +61,13 @@ export class SqliteCounters implements CounterStore {
       return row?.count ?? 0;
     });
   }
+
+  async clear(key: string): Promise<void> {
+    const { ctx } = this;
+    await ctx.run(() =>
+      ctx.sql(`DELETE FROM hits WHERE instance = ? AND key = ?`).run(ctx.instance, key),
+    );
+  }
 }
 
 export class SqliteKv implements KvStore {

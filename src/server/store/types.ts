@@ -129,6 +129,8 @@ export interface CounterStore {
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
   /** The count of `key` in its current window (0 when none), without incrementing. */
   read(key: string): Promise<number>;
+  /** Ends `key`'s window now (a successful sign-in forgets the failures before it). */
+  clear(key: string): Promise<void>;
 }
 
 /** Small string records, optionally expiring (channel bookkeeping, the last log tail). */

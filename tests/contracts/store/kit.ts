@@ -132,4 +132,5 @@ export const EVERY_OPERATION: Record<OperationName, (s: Store) => Promise<unknow
   "kv.delete": (s) => s.kv.delete("k"),
   "counters.hit": (s) => s.counters.hit("k", 1_000),
   "counters.read": (s) => s.counters.read("k"),
+  "counters.clear": (s) => s.counters.clear("k"),
 };

@@ -105,6 +105,18 @@ export function logsContract(ctx: ContractContext): void {
       expect(await store.counters.read("ip:1")).toBe(0);
       expect((await store.counters.hit("ip:1", window)).count).toBe(1);
     });
+
+    it("clear ends a key's window at once and leaves other keys alone", async () => {
+      const { store } = ctx.open("hit-clear");
+      await store.counters.hit("a", 60_000);
+      await store.counters.hit("a", 60_000);
+      await store.counters.hit("b", 60_000);
+      await store.counters.clear("a");
+      expect(await store.counters.read("a")).toBe(0);
+      expect(await store.counters.read("b")).toBe(1);
+      expect((await store.counters.hit("a", 60_000)).count).toBe(1);
+      await store.counters.clear("never-set");
+    });
   });
 
   describe("instance isolation", () => {

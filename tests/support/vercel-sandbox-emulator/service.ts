@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
+import { SANDBOX_PORTS } from "../../../src/protocol/constants";
 import { LocalProvider } from "../../../src/server/providers/local/local-provider";
 import type { LocalSandbox } from "../../../src/server/providers/local/local-sandbox";
 import { SnapshotNotFoundError } from "../../../src/server/providers/types";
@@ -189,6 +190,9 @@ export class EmulatedService {
         snapshotId: sourceSnapshotId,
         timeoutMs: sb.timeout + BACKSTOP_MS,
         ports: sb.ports,
+        // A microVM has its own loopback; these sandboxes share the host's, so the daemon's
+        // port (not exposed, not routed) still needs a free host port of its own.
+        internalPorts: sb.ports.includes(SANDBOX_PORTS.daemon) ? [] : [SANDBOX_PORTS.daemon],
         labels: { sandbox: sb.name },
       });
     } catch (err) {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SandboxFile } from "../../providers/types";
 import { deliverOverHttp } from "../http-delivery";
-import type { Agent } from "../types";
+import type { Agent, DaemonTransport } from "../types";
 import type { CommandAgentConfig } from "./config";
 
 /** Any daemon given in clawrun.json: how a user runs their own agent today. */
@@ -44,9 +44,10 @@ export class CommandAgent implements Agent {
     };
   }
 
-  deliver(baseUrl: string, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
+  deliver(door: DaemonTransport, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
     return deliverOverHttp(
-      `${baseUrl}${this.config.delivery.path}`,
+      door,
+      this.config.delivery.path,
       message,
       this.config.delivery.format,
       signal,

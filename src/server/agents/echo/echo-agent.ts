@@ -2,7 +2,7 @@ import { type AgentCronJob, agentCronReportSchema } from "../../../protocol/agen
 import { SANDBOX_PORTS } from "../../../protocol/constants";
 import { readBundle } from "../../bundles";
 import { deliverOverHttp } from "../http-delivery";
-import { type Agent, AgentDeliveryError, PROVISION_DIR } from "../types";
+import { type Agent, AgentDeliveryError, type DaemonTransport, PROVISION_DIR } from "../types";
 
 /** The reference agent (src/agent-echo): needs no API key; the default for local runs. */
 export class EchoAgent implements Agent {
@@ -27,12 +27,12 @@ export class EchoAgent implements Agent {
     };
   }
 
-  deliver(baseUrl: string, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
-    return deliverOverHttp(`${baseUrl}/message`, message, "json", signal);
+  deliver(door: DaemonTransport, message: Parameters<Agent["deliver"]>[1], signal: AbortSignal) {
+    return deliverOverHttp(door, "/message", message, "json", signal);
   }
 
-  async cronJobs(baseUrl: string, signal: AbortSignal): Promise<AgentCronJob[]> {
-    const res = await fetch(`${baseUrl}/cron`, { signal });
+  async cronJobs(door: DaemonTransport, signal: AbortSignal): Promise<AgentCronJob[]> {
+    const res = await door.fetch("/cron", { signal });
     if (!res.ok)
       throw new AgentDeliveryError(`echo agent /cron answered ${res.status}`, res.status);
     return agentCronReportSchema.parse(await res.json()).jobs;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { doorsForTests } from "../../../../tests/support/door";
 import {
   type FakeOpenAI,
   fakeReplyText,
@@ -31,8 +32,10 @@ afterEach(async () => {
   }
 });
 
-function baseUrlOf(f: FakeOpenAI): string {
-  return `http://127.0.0.1:${f.port}`;
+const doors = doorsForTests();
+/** The fake gateway, reached the way ClawRun reaches a daemon: through the sidecar's real door. */
+function baseUrlOf(f: FakeOpenAI) {
+  return doors.to(`http://127.0.0.1:${f.port}`);
 }
 const signal = () => AbortSignal.timeout(5_000);
 
@@ -51,7 +54,7 @@ describe("deliverToOpenClaw", () => {
   it("posts the message with the token and a stable per-conversation session, and returns the text", async () => {
     fake = await startFakeOpenAI({ apiKey: TOKEN });
     const first = await deliverToOpenClaw(
-      baseUrlOf(fake),
+      await baseUrlOf(fake),
       TOKEN,
       { id: "m1", conversation: "telegram:42", text: "hello there" },
       signal(),
@@ -60,13 +63,13 @@ describe("deliverToOpenClaw", () => {
     expect(first.details).toMatchObject({ finishReason: "stop", completionId: "chatcmpl-fake-1" });
 
     await deliverToOpenClaw(
-      baseUrlOf(fake),
+      await baseUrlOf(fake),
       TOKEN,
       { id: "m2", conversation: "telegram:42", text: "again" },
       signal(),
     );
     await deliverToOpenClaw(
-      baseUrlOf(fake),
+      await baseUrlOf(fake),
       TOKEN,
       { id: "m3", conversation: "slack:C1", text: "other" },
       signal(),
@@ -85,7 +88,7 @@ describe("deliverToOpenClaw", () => {
   it("turns a refusal into AgentDeliveryError with the gateway's status and message, not the token", async () => {
     fake = await startFakeOpenAI({ apiKey: TOKEN });
     const err = await deliverToOpenClaw(
-      baseUrlOf(fake),
+      await baseUrlOf(fake),
       "wrong-token",
       { id: "m1", conversation: "c", text: "x" },
       signal(),
@@ -101,7 +104,12 @@ describe("deliverToOpenClaw", () => {
   it("refuses a 2xx answer without reply text", async () => {
     const url = await answerWith(200, JSON.stringify({ choices: [] }));
     await expect(
-      deliverToOpenClaw(url, TOKEN, { id: "m", conversation: "c", text: "x" }, signal()),
+      deliverToOpenClaw(
+        await doors.to(url),
+        TOKEN,
+        { id: "m", conversation: "c", text: "x" },
+        signal(),
+      ),
     ).rejects.toMatchObject({
       name: "AgentDeliveryError",
       daemonStatus: 200,
@@ -113,7 +121,7 @@ describe("deliverToOpenClaw", () => {
     const closedPort = await freePort();
     await expect(
       deliverToOpenClaw(
-        `http://127.0.0.1:${closedPort}`,
+        await doors.to(`http://127.0.0.1:${closedPort}`),
         TOKEN,
         { id: "m", conversation: "c", text: "x" },
         signal(),
@@ -126,7 +134,7 @@ describe("deliverToOpenClaw", () => {
     const silent = await answerWith(200, null);
     await expect(
       deliverToOpenClaw(
-        silent,
+        await doors.to(silent),
         TOKEN,
         { id: "m", conversation: "c", text: "x" },
         AbortSignal.timeout(200),

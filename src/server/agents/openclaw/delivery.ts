@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "../types";
+import {
+  AgentDeliveryError,
+  AgentUnreachableError,
+  type DaemonTransport,
+  type DeliveryResult,
+} from "../types";
 
 /**
  * Delivery to OpenClaw's OpenAI-compatible endpoint (openclaw package:
@@ -83,17 +88,18 @@ function describeRefusal(status: number, text: string): string {
   return `openclaw gateway answered ${status}: ${text.slice(0, 200)}`;
 }
 
-/** Hands one message to the gateway at `baseUrl` and returns the agent's reply. */
+/** Hands one message to the gateway through `door` and returns the agent's reply. */
 export async function deliverToOpenClaw(
-  baseUrl: string,
+  door: DaemonTransport,
   gatewayToken: string,
   message: AgentMessage,
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
-  const url = `${baseUrl}/v1/chat/completions`;
+  const path = "/v1/chat/completions";
+  const url = `${door.label} ${path}`;
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await door.fetch(path, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${gatewayToken}` },
       body: JSON.stringify(openclawChatRequest(message)),

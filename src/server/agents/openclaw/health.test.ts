@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { doorsForTests } from "../../../../tests/support/door";
 import { freePort } from "../../../../tests/support/free-port";
 import { probeOpenClawReady } from "./health";
 
@@ -25,22 +26,29 @@ async function gateway(ready: boolean): Promise<{ url: string; paths: string[] }
   return { url: `http://127.0.0.1:${port}`, paths };
 }
 
-describe("probeOpenClawReady", () => {
+const doors = doorsForTests();
+
+describe("probeOpenClawReady (through the sidecar's door)", () => {
   it("is true only when /readyz answers 200", async () => {
     const up = await gateway(true);
-    expect(await probeOpenClawReady(up.url, AbortSignal.timeout(2_000))).toBe(true);
+    expect(await probeOpenClawReady(await doors.to(up.url), AbortSignal.timeout(2_000))).toBe(true);
     expect(up.paths).toEqual(["/readyz"]);
   });
 
   it("is false while /readyz answers 503", async () => {
     const starting = await gateway(false);
-    expect(await probeOpenClawReady(starting.url, AbortSignal.timeout(2_000))).toBe(false);
+    expect(await probeOpenClawReady(await doors.to(starting.url), AbortSignal.timeout(2_000))).toBe(
+      false,
+    );
   });
 
   it("is false when nothing listens", async () => {
     const port = await freePort();
-    expect(await probeOpenClawReady(`http://127.0.0.1:${port}`, AbortSignal.timeout(2_000))).toBe(
-      false,
-    );
+    expect(
+      await probeOpenClawReady(
+        await doors.to(`http://127.0.0.1:${port}`),
+        AbortSignal.timeout(2_000),
+      ),
+    ).toBe(false);
   });
 });

@@ -2,7 +2,13 @@ import type { AgentMessage } from "../../../protocol/agent-message";
 import type { SandboxFile } from "../../providers/types";
 import { launcherPath, launcherScript } from "../launcher";
 import type { ModelChoice } from "../model-choice";
-import type { Agent, AgentDaemonSpec, AgentDescription, DeliveryResult } from "../types";
+import type {
+  Agent,
+  AgentDaemonSpec,
+  AgentDescription,
+  DaemonTransport,
+  DeliveryResult,
+} from "../types";
 import {
   OPENCLAW_LOG_DIR,
   OPENCLAW_STATE_DIR,
@@ -95,12 +101,16 @@ export class OpenClawAgent implements Agent {
     });
   }
 
-  deliver(baseUrl: string, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {
-    return deliverToOpenClaw(baseUrl, this.o.gatewayToken, message, signal);
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult> {
+    return deliverToOpenClaw(door, this.o.gatewayToken, message, signal);
   }
 
-  ready(baseUrl: string, signal: AbortSignal): Promise<boolean> {
-    return probeOpenClawReady(baseUrl, signal);
+  ready(door: DaemonTransport, signal: AbortSignal): Promise<boolean> {
+    return probeOpenClawReady(door, signal);
   }
 
   describe(): AgentDescription {

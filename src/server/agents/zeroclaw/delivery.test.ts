@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { doorsForTests } from "../../../../tests/support/door";
 import {
   type FakeZeroClaw,
   fakeZeroClawReply,
@@ -27,24 +28,26 @@ const start = async () => {
   return fake;
 };
 const signal = () => AbortSignal.timeout(5_000);
+/** The stand-in gateway is reached the way ClawRun reaches a daemon: through the sidecar's real door. */
+const doors = doorsForTests();
 
 describe("deliverToZeroClaw", () => {
   it("posts to the webhook with the token, a per-conversation session and the message id as idempotency key", async () => {
     const zc = await start();
     const a1 = await deliverToZeroClaw(
-      zc.baseUrl,
+      await doors.to(zc.baseUrl),
       TOKEN,
       { id: "m1", conversation: "telegram:42", text: "I am Zed" },
       signal(),
     );
     const b1 = await deliverToZeroClaw(
-      zc.baseUrl,
+      await doors.to(zc.baseUrl),
       TOKEN,
       { id: "m2", conversation: "slack:C1", text: "other" },
       signal(),
     );
     const a2 = await deliverToZeroClaw(
-      zc.baseUrl,
+      await doors.to(zc.baseUrl),
       TOKEN,
       { id: "m3", conversation: "telegram:42", text: "Who am I?" },
       signal(),
@@ -71,8 +74,8 @@ describe("deliverToZeroClaw", () => {
   it("reports a redelivered message as a duplicate instead of running it twice", async () => {
     const zc = await start();
     const msg = { id: "m1", conversation: "c", text: "once" };
-    await deliverToZeroClaw(zc.baseUrl, TOKEN, msg, signal());
-    const again = await deliverToZeroClaw(zc.baseUrl, TOKEN, msg, signal());
+    await deliverToZeroClaw(await doors.to(zc.baseUrl), TOKEN, msg, signal());
+    const again = await deliverToZeroClaw(await doors.to(zc.baseUrl), TOKEN, msg, signal());
     expect(again).toEqual({ reply: "", details: { duplicate: true } });
     expect(zc.processed()).toHaveLength(1);
   });
@@ -80,7 +83,7 @@ describe("deliverToZeroClaw", () => {
   it("turns a wrong token into AgentDeliveryError 401 without echoing the token", async () => {
     const zc = await start();
     const err = await deliverToZeroClaw(
-      zc.baseUrl,
+      await doors.to(zc.baseUrl),
       "not-the-token",
       { id: "m", conversation: "c", text: "x" },
       signal(),
@@ -96,7 +99,7 @@ describe("deliverToZeroClaw", () => {
     const port = await freePort();
     await expect(
       deliverToZeroClaw(
-        `http://127.0.0.1:${port}`,
+        await doors.to(`http://127.0.0.1:${port}`),
         TOKEN,
         { id: "m", conversation: "c", text: "x" },
         signal(),
@@ -111,7 +114,7 @@ describe("deliverToZeroClaw", () => {
     try {
       await expect(
         deliverToZeroClaw(
-          `http://127.0.0.1:${port}`,
+          await doors.to(`http://127.0.0.1:${port}`),
           TOKEN,
           { id: "m", conversation: "c", text: "x" },
           AbortSignal.timeout(200),
@@ -166,7 +169,9 @@ describe("zeroclaw health", () => {
 
   it("probes the stand-in gateway", async () => {
     const zc = await start();
-    expect(await probeZeroClaw(zc.baseUrl, signal())).toBe(true);
-    expect(await probeZeroClaw(`http://127.0.0.1:${await freePort()}`, signal())).toBe(false);
+    expect(await probeZeroClaw(await doors.to(zc.baseUrl), signal())).toBe(true);
+    expect(
+      await probeZeroClaw(await doors.to(`http://127.0.0.1:${await freePort()}`), signal()),
+    ).toBe(false);
   });
 });

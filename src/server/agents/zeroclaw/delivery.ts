@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import { AgentDeliveryError, AgentUnreachableError, type DeliveryResult } from "../types";
+import {
+  AgentDeliveryError,
+  AgentUnreachableError,
+  type DaemonTransport,
+  type DeliveryResult,
+} from "../types";
 import { ZEROCLAW_ALIAS } from "./config-file";
 
 /**
@@ -78,16 +83,21 @@ function describeRefusal(status: number, text: string): string {
 }
 
 export async function deliverToZeroClaw(
-  baseUrl: string,
+  door: DaemonTransport,
   token: string,
   message: AgentMessage,
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const req = zeroclawWebhookRequest(message, token);
-  const url = `${baseUrl}${req.path}`;
+  const url = `${door.label} ${req.path}`;
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: req.headers, body: req.body, signal });
+    res = await door.fetch(req.path, {
+      method: "POST",
+      headers: req.headers,
+      body: req.body,
+      signal,
+    });
   } catch (err) {
     // A turn that outlives the timeout counts against the message (bounded retries); nobody
     // answering at all is a lifecycle fact about the sandbox (types.ts, AgentUnreachableError).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DaemonTransport } from "../types";
 
 /**
  * ZeroClaw's readiness: `GET /health` (unauthenticated) answers 200 with
@@ -19,9 +20,9 @@ export function zeroclawHealthy(status: number, body: unknown): boolean {
   return parsed.data.require_pairing !== true || parsed.data.paired === true;
 }
 
-export async function probeZeroClaw(baseUrl: string, signal: AbortSignal): Promise<boolean> {
+export async function probeZeroClaw(door: DaemonTransport, signal: AbortSignal): Promise<boolean> {
   try {
-    const res = await fetch(`${baseUrl}/health`, { signal });
+    const res = await door.fetch("/health", { signal });
     const text = await res.text();
     let body: unknown;
     try {

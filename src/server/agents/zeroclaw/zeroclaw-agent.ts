@@ -2,7 +2,13 @@ import type { AgentMessage } from "../../../protocol/agent-message";
 import type { SandboxFile } from "../../providers/types";
 import { launcherPath, launcherScript } from "../launcher";
 import type { ModelChoice } from "../model-choice";
-import type { Agent, AgentDaemonSpec, AgentDescription, DeliveryResult } from "../types";
+import type {
+  Agent,
+  AgentDaemonSpec,
+  AgentDescription,
+  DaemonTransport,
+  DeliveryResult,
+} from "../types";
 import { ZEROCLAW_CONFIG_DIR, zeroclawConfigFile, zeroclawKeyEnv } from "./config-file";
 import { deliverToZeroClaw } from "./delivery";
 import { probeZeroClaw } from "./health";
@@ -61,7 +67,7 @@ export class ZeroClawAgent implements Agent {
       prelude: [
         `export ZEROCLAW_CONFIG_DIR="\${ZEROCLAW_CONFIG_DIR:-$root/${ZEROCLAW_CONFIG_DIR}}"`,
       ],
-      exec: `"$root/${ZEROCLAW_BIN}" daemon -p "$1" --host 127.0.0.1`,
+      exec: `"$root/${ZEROCLAW_BIN}" daemon -p "$1" --host "$2"`,
       hideFromInstall: [zeroclawKeyEnv(this.o.model)],
     });
     return [
@@ -73,18 +79,22 @@ export class ZeroClawAgent implements Agent {
   daemon(): AgentDaemonSpec {
     return {
       command: "sh",
-      args: [launcherPath(this.name), "{PORT}"],
+      args: [launcherPath(this.name), "{PORT}", "{HOST}"],
       env: { ...this.o.env, [zeroclawKeyEnv(this.o.model)]: this.o.modelApiKey },
       port: this.o.port,
     };
   }
 
-  deliver(baseUrl: string, message: AgentMessage, signal: AbortSignal): Promise<DeliveryResult> {
-    return deliverToZeroClaw(baseUrl, this.o.gatewayToken, message, signal);
+  deliver(
+    door: DaemonTransport,
+    message: AgentMessage,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult> {
+    return deliverToZeroClaw(door, this.o.gatewayToken, message, signal);
   }
 
-  ready(baseUrl: string, signal: AbortSignal): Promise<boolean> {
-    return probeZeroClaw(baseUrl, signal);
+  ready(door: DaemonTransport, signal: AbortSignal): Promise<boolean> {
+    return probeZeroClaw(door, signal);
   }
 
   describe(): AgentDescription {

@@ -2,8 +2,8 @@ import type { KeyObject } from "node:crypto";
 import { z } from "zod";
 import { parseJsonBody } from "../../http/json-body";
 import type { AttachmentMode } from "../attachments";
-import { sendPieces } from "../chunked-send";
-import { splitReply } from "../split-reply";
+import { sendInParts } from "../shared/send-in-parts";
+import { splitReply } from "../shared/split-reply";
 import {
   type AckOutcome,
   type Channel,
@@ -104,23 +104,31 @@ export class DiscordChannel implements Channel {
     const pieces = splitReply(text, DISCORD_MESSAGE_LIMIT);
     if (pieces.length === 0) pieces.push("(the agent replied with no text)");
     let viaChannel = this.o.clock() > meta.expiresAt - TOKEN_MARGIN_MS;
-    const { sent } = await sendPieces(this.o.kv, to.messageId, pieces, async (piece, i) => {
-      if (!viaChannel) {
-        const r =
-          i === 0
-            ? await this.o.api.editOriginal(meta.token, piece, signal)
-            : await this.o.api.followUp(
-                meta.token,
-                piece,
-                this.o.ephemeral ? EPHEMERAL : 0,
-                signal,
-              );
-        if (r.ok) return;
-        if (r.code !== UNKNOWN_WEBHOOK)
-          throw refused(i === 0 ? "edit original response" : "follow-up message", r);
-        viaChannel = true; // the token expired or the response was deleted
-      }
-      await this.postInChannel(meta.channelId, piece, signal);
+    // A 429 goes back to the outbox, which retries later and keeps replies in order.
+    const sent = await sendInParts({
+      parts: pieces,
+      kv: this.o.kv,
+      progressKey: `progress:${to.messageId}`,
+      maxInlineWaitMs: 0,
+      signal,
+      send: async (piece, i) => {
+        if (!viaChannel) {
+          const r =
+            i === 0
+              ? await this.o.api.editOriginal(meta.token, piece, signal)
+              : await this.o.api.followUp(
+                  meta.token,
+                  piece,
+                  this.o.ephemeral ? EPHEMERAL : 0,
+                  signal,
+                );
+          if (r.ok) return;
+          if (r.code !== UNKNOWN_WEBHOOK)
+            throw refused(i === 0 ? "edit original response" : "follow-up message", r);
+          viaChannel = true; // the token expired or the response was deleted
+        }
+        await this.postInChannel(meta.channelId, piece, signal);
+      },
     });
     const how = viaChannel
       ? `in channel ${meta.channelId} (the interaction token had expired)`

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { DiscordApi } from "./api-client";
 import { DiscordChannel } from "./discord-channel";
 import { discordPublicKey } from "./signature";
@@ -49,7 +50,7 @@ export const discordChannel: ChannelModule<
       applicationId: config.applicationId,
       attachments: config.attachments,
       ephemeral: config.ephemeral,
-      webhookUrl: `${deps.publicUrl}/api/webhooks/discord`,
+      webhookUrl: channelWebhookUrl(deps, "discord"),
       kv: deps.kv,
       clock: deps.clock,
     }),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { GenericChannel } from "./generic-channel";
 
 const configSchema = z.strictObject({
@@ -25,7 +26,7 @@ export const genericChannel: ChannelModule<
     new GenericChannel({
       secret: deps.env.CLAWRUN_WEBHOOK_SECRET,
       replyUrl: config.replyUrl,
-      webhookUrl: `${deps.publicUrl}/api/webhooks/generic`,
+      webhookUrl: channelWebhookUrl(deps, "generic"),
       clock: deps.clock,
     }),
 };

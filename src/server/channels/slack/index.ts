@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { SlackApi } from "./api-client";
 import { SlackChannel } from "./slack-channel";
 
@@ -43,7 +44,7 @@ export const slackChannel: ChannelModule<
       signingSecret: deps.env.SLACK_SIGNING_SECRET,
       attachments: config.attachments,
       wakingNotice: config.wakingNotice,
-      webhookUrl: `${deps.publicUrl}/api/webhooks/slack`,
+      webhookUrl: channelWebhookUrl(deps, "slack"),
       kv: deps.kv,
       logger: deps.logger,
     }),

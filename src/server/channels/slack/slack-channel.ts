@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { parseJsonBody } from "../../http/json-body";
 import { type AttachmentMode, refusalText } from "../attachments";
-import { sendPieces } from "../chunked-send";
-import { splitReply } from "../split-reply";
+import { sendInParts } from "../shared/send-in-parts";
+import { splitReply } from "../shared/split-reply";
 import {
   type AckOutcome,
   type Channel,
@@ -116,18 +116,26 @@ export class SlackChannel implements Channel {
     if (pieces.length === 0) pieces.push("(the agent replied with no text)");
     const notice = await this.notices.find(to.messageId);
     const where = meta.threadTs ? `thread ${meta.threadTs} of ${meta.channel}` : meta.channel;
-    const { sent } = await sendPieces(this.o.kv, to.messageId, pieces, async (piece, i) => {
-      if (i === 0 && notice) {
-        const updated = await this.o.api.update(
-          { channel: meta.channel, ts: notice, text: piece },
-          signal,
-        );
-        if (updated.ok) return;
-        // The notice was deleted meanwhile: post the reply instead.
-        if (updated.code !== "message_not_found" && updated.code !== "cant_update_message")
-          throw failure("chat.update", updated.code);
-      }
-      await this.o.api.postMessage({ ...meta, text: piece }, signal);
+    // A 429 goes back to the outbox, which retries later and keeps replies in order.
+    const sent = await sendInParts({
+      parts: pieces,
+      kv: this.o.kv,
+      progressKey: `progress:${to.messageId}`,
+      maxInlineWaitMs: 0,
+      signal,
+      send: async (piece, i) => {
+        if (i === 0 && notice) {
+          const updated = await this.o.api.update(
+            { channel: meta.channel, ts: notice, text: piece },
+            signal,
+          );
+          if (updated.ok) return;
+          // The notice was deleted meanwhile: post the reply instead.
+          if (updated.code !== "message_not_found" && updated.code !== "cant_update_message")
+            throw failure("chat.update", updated.code);
+        }
+        await this.o.api.postMessage({ ...meta, text: piece }, signal);
+      },
     });
     if (notice) await this.notices.replaced(to.messageId);
     return {

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { deriveSecretToken } from "./secret-token";
 import { TelegramApi } from "./telegram-api";
 import { TelegramChannel } from "./telegram-channel";
@@ -11,9 +13,7 @@ const configSchema = z.strictObject({
     .default("https://api.telegram.org")
     .transform((u) => u.replace(/\/+$/, "")),
   /** Photos, voice, files, stickers: described to the agent as text, or refused to the sender. */
-  attachments: z
-    .enum(["describe", "refuse"], { error: 'expected "describe" or "refuse"' })
-    .default("describe"),
+  attachments: attachmentModeSchema,
   /** Only these chat ids reach the agent (others are ignored); absent: every chat. */
   allowedChats: z
     .array(z.union([z.int(), z.string().regex(/^-?\d+$/)]), {
@@ -52,7 +52,7 @@ export const telegramChannel: ChannelModule<
       api: new TelegramApi({ baseUrl: config.apiBaseUrl, token: deps.env.TELEGRAM_BOT_TOKEN }),
       secretToken:
         deps.env.TELEGRAM_WEBHOOK_SECRET ?? deriveSecretToken(deps.env.CLAWRUN_WEBHOOK_SECRET),
-      webhookUrl: `${deps.publicUrl}/api/webhooks/telegram`,
+      webhookUrl: channelWebhookUrl(deps, "telegram"),
       attachments: config.attachments,
       allowedChats: config.allowedChats,
       kv: deps.kv,

@@ -258,7 +258,7 @@ describe("Telegram attachments in refuse mode", () => {
           method: "sendMessage",
           chat_id: 77,
           reply_parameters: { message_id: 31, allow_sending_without_reply: true },
-          text: "Sorry, I can only read text messages, so I could not read this voice message. Please send it as text.",
+          text: "Sorry, the agent can only read text messages, so it did not get this voice message. Please send it as text.",
         },
       },
     });

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
+import { refusalOf } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
-import { splitText } from "../shared/split-text";
+import { splitReply } from "../shared/split-reply";
 import { WaitingIndicators } from "../shared/waiting-indicators";
 import {
   type AckOutcome,
@@ -111,7 +112,7 @@ export class TelegramChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     this.indicators.replied(to);
-    const parts = splitText(text, TELEGRAM_TEXT_LIMIT);
+    const parts = splitReply(text, TELEGRAM_TEXT_LIMIT);
     if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     let chatId = meta.chatId;
     await sendInParts({
@@ -209,7 +210,7 @@ export class TelegramChannel implements Channel {
       chat_id: meta.chatId,
       ...(meta.threadId !== undefined ? { message_thread_id: meta.threadId } : {}),
       reply_parameters: { message_id: meta.replyTo, allow_sending_without_reply: true },
-      text: `Sorry, I can only read text messages, so I could not read this ${what}. Please send it as text.`,
+      text: refusalOf(`this ${what}`),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { joinPath } from "../../../config/format-issues";
+import type { AttachmentMode } from "../attachments";
 import { ChannelRequestError } from "../types";
 import { describeAttachment } from "./attachments";
 import { type TelegramMessage, updateSchema } from "./update-schema";
@@ -13,7 +14,8 @@ export const telegramMetaSchema = z.object({
 });
 export type TelegramMeta = z.output<typeof telegramMetaSchema>;
 
-export type AttachmentPolicy = "describe" | "refuse";
+/** What to do with a message that is not plain text (channels/attachments.ts). */
+export type AttachmentPolicy = AttachmentMode;
 
 export type ParsedUpdate =
   | {

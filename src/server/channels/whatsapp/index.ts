@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
+import { channelWebhookUrl } from "../webhook-url";
 import { GraphApi } from "./graph-api";
 import { WhatsappChannel } from "./whatsapp-channel";
 
@@ -20,9 +22,7 @@ const configSchema = z.strictObject({
     .regex(/^v\d+\.\d+$/, { error: 'expected a Graph API version like "v24.0"' })
     .default("v24.0"),
   /** Images, voice, files, stickers: described to the agent as text, or refused to the sender. */
-  attachments: z
-    .enum(["describe", "refuse"], { error: 'expected "describe" or "refuse"' })
-    .default("describe"),
+  attachments: attachmentModeSchema,
   /** Only messages to this business phone number id (absent: any number of the app). */
   phoneNumberId: numericId("phone number id").optional(),
   /** Only these senders (WhatsApp ids, i.e. phone numbers in digits) reach the agent. */
@@ -62,7 +62,7 @@ export const whatsappChannel: ChannelModule<
       }),
       appSecret: deps.env.WHATSAPP_APP_SECRET,
       verifyToken: deps.env.WHATSAPP_VERIFY_TOKEN,
-      webhookUrl: `${deps.publicUrl}/api/webhooks/whatsapp`,
+      webhookUrl: channelWebhookUrl(deps, "whatsapp"),
       attachments: config.attachments,
       phoneNumberId: config.phoneNumberId,
       allowedSenders: config.allowedSenders,

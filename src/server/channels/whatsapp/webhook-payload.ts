@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { joinPath } from "../../../config/format-issues";
+import type { AttachmentMode } from "../attachments";
 import { ChannelRequestError } from "../types";
 import { describeAttachment } from "./attachments";
 
@@ -52,7 +53,8 @@ export const whatsappMetaSchema = z.object({
 });
 export type WhatsappMeta = z.output<typeof whatsappMetaSchema>;
 
-export type AttachmentPolicy = "describe" | "refuse";
+/** What to do with a message that is not plain text (channels/attachments.ts). */
+export type AttachmentPolicy = AttachmentMode;
 
 export interface ParsedMessage {
   id: string;

@@ -223,7 +223,7 @@ describe("WhatsApp attachments in refuse mode", () => {
         to: "4915100000500",
         phoneNumberId: PN,
         context: { message_id: "wamid.photo" },
-        body: "Sorry, I can only read text messages, so I could not read this photo. Please send it as text.",
+        body: "Sorry, the agent can only read text messages, so it did not get this photo. Please send it as text.",
       },
     ]);
     // Meta redelivers the same webhook: the sender is not told twice.

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
+import { refusalOf } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
-import { splitText } from "../shared/split-text";
+import { splitReply } from "../shared/split-reply";
 import { WaitingIndicators } from "../shared/waiting-indicators";
 import {
   type AckOutcome,
@@ -107,7 +108,7 @@ export class WhatsappChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     this.indicators.replied(to);
-    const parts = splitText(text, WHATSAPP_TEXT_LIMIT);
+    const parts = splitReply(text, WHATSAPP_TEXT_LIMIT);
     if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     await sendInParts({
       parts,
@@ -220,7 +221,7 @@ export class WhatsappChannel implements Channel {
             phoneNumberId: r.meta.phoneNumberId,
             to: r.meta.to,
             replyTo: r.wamid,
-            body: `Sorry, I can only read text messages, so I could not read this ${r.what}. Please send it as text.`,
+            body: refusalOf(`this ${r.what}`),
           },
           AbortSignal.timeout(10_000),
         )

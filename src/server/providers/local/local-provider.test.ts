@@ -145,6 +145,24 @@ describe("local commands", () => {
   });
 });
 
+describe("local ports: exposed vs internal (the daemon's, behind the sidecar's door)", () => {
+  it("gives an internal port a host port of its own but never maps nor advertises it", async () => {
+    const a = await create({ ports: [3001], internalPorts: [3000] });
+    const b = await create({ ports: [3001], internalPorts: [3000] });
+    for (const s of [a, b]) {
+      expect(s.domain(3001)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(() => s.domain(3000)).toThrow(/port 3000 of sandbox .* is internal/);
+      expect(Object.keys(s.baseEnv).sort()).toEqual(["CLAWRUN_PORT_3000", "CLAWRUN_PORT_3001"]);
+    }
+    // Read back from disk by another provider object (e.g. after a server restart): same answer.
+    const again = await new LocalProvider({ stateDir, logger }).get(a.id);
+    expect(() => again.domain(3000)).toThrow(/internal/);
+    expect(again.baseEnv).toEqual(a.baseEnv);
+    const hostPorts = [a, b].flatMap((s) => Object.values(s.baseEnv));
+    expect(new Set(hostPorts).size).toBe(4);
+  });
+});
+
 describe("local provider housekeeping", () => {
   it("records the archive format of a snapshot", async () => {
     const s = await create();
@@ -196,6 +214,8 @@ describe("local provider housekeeping", () => {
     [{ timeoutMs: 0 }, ProviderError],
     [{ timeoutMs: 1.5 }, ProviderError],
     [{ ports: [70_000] }, ProviderError],
+    [{ internalPorts: [0] }, ProviderError],
+    [{ internalPorts: [3000] }, ProviderError], // both exposed and internal
   ])("refuses create options %j", (opts, error) => {
     expect(() => validateCreateOptions({ timeoutMs: 1_000, ports: [3000], ...opts })).toThrow(
       error,

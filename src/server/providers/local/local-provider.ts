@@ -73,10 +73,14 @@ export function validateCreateOptions(opts: CreateSandboxOptions): void {
   if (!Number.isInteger(opts.timeoutMs) || opts.timeoutMs <= 0) {
     throw new ProviderError(`timeoutMs must be a positive integer, got ${opts.timeoutMs}`);
   }
-  for (const port of opts.ports) {
+  for (const port of [...opts.ports, ...(opts.internalPorts ?? [])]) {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       throw new ProviderError(`invalid sandbox port ${port}`);
     }
+  }
+  const both = (opts.internalPorts ?? []).filter((p) => opts.ports.includes(p));
+  if (both.length > 0) {
+    throw new ProviderError(`port ${both[0]} cannot be both exposed and internal`);
   }
 }
 
@@ -124,7 +128,7 @@ export class LocalProvider implements SandboxProvider {
           id,
           createdAt: Date.now(),
           timeoutMs: opts.timeoutMs,
-          ports: await allocateHostPorts(opts.ports, await this.portsInUse()),
+          ...(await this.allocate(opts)),
           labels: { ...opts.labels },
           networkPolicy: "allow-all",
           sourceSnapshotId: opts.snapshotId ?? null,
@@ -221,12 +225,24 @@ export class LocalProvider implements SandboxProvider {
     });
   }
 
+  /** Host ports for the exposed and the internal ports, drawn together so none repeats. */
+  private async allocate(
+    opts: CreateSandboxOptions,
+  ): Promise<Pick<SandboxMeta, "ports" | "internalPorts">> {
+    const internal = opts.internalPorts ?? [];
+    const all = await allocateHostPorts([...opts.ports, ...internal], await this.portsInUse());
+    const pick = (ports: number[]) =>
+      Object.fromEntries(ports.map((p) => [String(p), all[String(p)] as number]));
+    return { ports: pick(opts.ports), internalPorts: pick(internal) };
+  }
+
   /** Host ports held by sandboxes that are not stopped (their processes may bind them any time). */
   private async portsInUse(): Promise<Set<number>> {
     const taken = new Set<number>();
     for (const s of this.all()) {
       if (s.status === "stopped") continue;
       for (const port of Object.values(s.hostPorts)) taken.add(port);
+      for (const port of Object.values(s.internalHostPorts)) taken.add(port);
     }
     return taken;
   }

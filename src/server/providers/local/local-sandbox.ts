@@ -73,8 +73,10 @@ export class LocalSandbox implements ManagedSandbox {
   readonly baseEnv: Readonly<Record<string, string>>;
   /** Set at create; list() reports them. */
   readonly labels: Readonly<Record<string, string>>;
-  /** Declared sandbox port → host port on 127.0.0.1. */
+  /** Exposed sandbox port → host port on 127.0.0.1 (what domain() resolves). */
   readonly hostPorts: Readonly<Record<string, number>>;
+  /** Internal sandbox port → host port its processes bind; never resolved by domain(). */
+  readonly internalHostPorts: Readonly<Record<string, number>>;
   private readonly layout: SandboxLayout;
   private cachedMeta: SandboxMeta;
 
@@ -84,9 +86,10 @@ export class LocalSandbox implements ManagedSandbox {
     this.id = deps.meta.id;
     this.createdAt = deps.meta.createdAt;
     this.root = deps.layout.root;
-    this.baseEnv = Object.freeze(portEnv(deps.meta.ports));
+    this.baseEnv = Object.freeze(portEnv({ ...deps.meta.internalPorts, ...deps.meta.ports }));
     this.labels = Object.freeze({ ...deps.meta.labels });
     this.hostPorts = Object.freeze({ ...deps.meta.ports });
+    this.internalHostPorts = Object.freeze({ ...deps.meta.internalPorts });
   }
 
   private meta(): SandboxMeta {
@@ -270,6 +273,11 @@ export class LocalSandbox implements ManagedSandbox {
 
   domain(port: number): string {
     const host = this.hostPorts[String(port)];
+    if (host === undefined && this.internalHostPorts[String(port)] !== undefined) {
+      throw new ProviderError(
+        `port ${port} of sandbox ${this.id} is internal: it is reached only from inside the sandbox (through the sidecar's door)`,
+      );
+    }
     if (host === undefined) {
       const declared = Object.keys(this.hostPorts).join(", ") || "none";
       throw new ProviderError(

@@ -22,8 +22,12 @@ export const sandboxMetaSchema = z.object({
   createdAt: z.number().int(),
   /** Total native TTL including extensions; the deadline is createdAt + timeoutMs. */
   timeoutMs: z.number().int().positive(),
-  /** Declared sandbox port → host port on 127.0.0.1. */
+  /** Declared sandbox port → host port on 127.0.0.1, reachable through domain(). */
   ports: z.record(z.string().regex(/^\d+$/), z.number().int().min(1).max(65535)),
+  /** Internal ports (the daemon's) → the host port its processes bind; never exposed. */
+  internalPorts: z
+    .record(z.string().regex(/^\d+$/), z.number().int().min(1).max(65535))
+    .default({}),
   labels: z.record(z.string(), z.string()),
   networkPolicy: z.literal("allow-all"),
   sourceSnapshotId: z.string().nullable(),

@@ -56,7 +56,8 @@ export function validateCreateOptions(opts: CreateSandboxOptions): void {
       `a Vercel sandbox exposes at most ${MAX_PORTS} ports, got ${opts.ports.length}`,
     );
   }
-  for (const port of opts.ports) {
+  // Internal ports need nothing on a microVM (its loopback is its own): only checked here.
+  for (const port of [...opts.ports, ...(opts.internalPorts ?? [])]) {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       throw new ProviderError(`invalid sandbox port ${port}`);
     }

@@ -3,6 +3,8 @@ import { jsonError } from "@/src/server/http/errors";
 import { operatorRoute } from "@/src/server/http/operator-route";
 
 export const dynamic = "force-dynamic";
+// Work continues after the response (after()): room for it within the Hobby plan's 300 s.
+export const maxDuration = 300;
 
 /** Moves a dead-letter message back to the inbox and delivers it (waking the agent if needed). */
 export const POST = operatorRoute<{ id: string }>("mutation", async (_req, ctx, { id }) => {

@@ -3,6 +3,8 @@ import { jsonError } from "@/src/server/http/errors";
 import { operatorRoute } from "@/src/server/http/operator-route";
 
 export const dynamic = "force-dynamic";
+// Work continues after the response (after()): room for it within the Hobby plan's 300 s.
+export const maxDuration = 300;
 
 /** Moves a dead-letter reply back to the outbox and sends it (the agent need not be awake). */
 export const POST = operatorRoute<{ id: string }>("mutation", async (_req, ctx, { id }) => {

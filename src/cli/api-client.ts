@@ -1,0 +1,162 @@
+import type { z } from "zod";
+import type { CliTarget } from "../config/cli-env";
+import { signatureHeaders } from "../protocol/signing";
+import { apiErrorSchema } from "./api-schemas";
+import { CliError, EXIT } from "./exit-codes";
+
+/**
+ * The operator API over HTTP (docs/api.md) with the bearer secret, and the signed generic
+ * webhook for `send`. Every failure becomes a CliError with a message naming the URL and
+ * what to do, and the exit code of docs/cli.md (3: not reachable or credentials refused).
+ */
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+export class ApiClient {
+  constructor(
+    private readonly target: CliTarget,
+    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+    /** Aborted on Ctrl-C: the request in flight ends with CliError "interrupted". */
+    private readonly interrupt?: AbortSignal,
+  ) {}
+
+  get url(): string {
+    return this.target.url;
+  }
+
+  get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    return this.operator("GET", path, schema).then((a) => a.body);
+  }
+
+  post<T>(path: string, schema: z.ZodType<T>, body?: unknown): Promise<Answer<T>> {
+    return this.operator("POST", path, schema, body);
+  }
+
+  delete<T>(path: string, schema: z.ZodType<T>): Promise<Answer<T>> {
+    return this.operator("DELETE", path, schema);
+  }
+
+  /** POST /api/webhooks/generic signed with CLAWRUN_WEBHOOK_SECRET, as any sender would. */
+  async webhook<T>(body: unknown, schema: z.ZodType<T>, timeoutMs: number): Promise<Answer<T>> {
+    const secret = this.target.webhookSecret;
+    if (!secret) {
+      throw new CliError(
+        EXIT.unreachable,
+        `no webhook secret: set CLAWRUN_WEBHOOK_SECRET, or run where a local ClawRun keeps ${this.target.secretsFile}`,
+        "no_secret",
+      );
+    }
+    const raw = JSON.stringify(body);
+    const headers = { "content-type": "application/json", ...signatureHeaders(secret, raw) };
+    return this.request("POST", "/api/webhooks/generic", schema, headers, raw, timeoutMs);
+  }
+
+  private operator<T>(
+    method: string,
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+  ): Promise<Answer<T>> {
+    const secret = this.target.adminSecret;
+    if (!secret) {
+      throw new CliError(
+        EXIT.unreachable,
+        `no operator secret: set ADMIN_SECRET, or run in the project directory of a local ClawRun (looked in ${this.target.secretsFile})`,
+        "no_secret",
+      );
+    }
+    const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
+    let raw: string | undefined;
+    if (body !== undefined) {
+      raw = JSON.stringify(body);
+      headers["content-type"] = "application/json";
+    }
+    return this.request(method, path, schema, headers, raw, this.timeoutMs);
+  }
+
+  private async request<T>(
+    method: string,
+    path: string,
+    schema: z.ZodType<T>,
+    headers: Record<string, string>,
+    raw: string | undefined,
+    timeoutMs: number,
+  ): Promise<Answer<T>> {
+    const where = `${this.target.url} (from ${this.target.urlSource})`;
+    let res: Response;
+    try {
+      res = await fetch(`${this.target.url}${path}`, {
+        method,
+        headers,
+        body: raw,
+        // Ctrl-C ends a request at once (e.g. `send` waiting on a slow agent).
+        signal: this.interrupt
+          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), this.interrupt])
+          : AbortSignal.timeout(timeoutMs),
+        redirect: "manual",
+      });
+    } catch (err) {
+      if (this.interrupt?.aborted) throw interrupted();
+      throw new CliError(
+        EXIT.unreachable,
+        `cannot reach ClawRun at ${where}: ${why(err)}`,
+        "unreachable",
+      );
+    }
+    const text = await res.text().catch(() => "");
+    const json = parseJson(text);
+    if (res.status === 401) {
+      const error = apiErrorSchema.safeParse(json);
+      const message = error.success ? error.data.error.message : `HTTP 401`;
+      throw new CliError(
+        EXIT.unreachable,
+        `${where} refused the credentials: ${message}`,
+        error.success ? error.data.error.code : "unauthenticated",
+      );
+    }
+    if (res.status < 200 || res.status >= 300) {
+      const error = apiErrorSchema.safeParse(json);
+      if (error.success) {
+        throw new CliError(EXIT.failure, error.data.error.message, error.data.error.code);
+      }
+      throw new CliError(
+        EXIT.failure,
+        `${method} ${path} answered HTTP ${res.status} without a ClawRun error (is ${where} a ClawRun deployment?)`,
+        "unexpected_answer",
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new CliError(
+        EXIT.failure,
+        `${method} ${path} answered something this CLI does not understand (${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}); is the CLI the same version as ${where}?`,
+        "unexpected_answer",
+      );
+    }
+    return { status: res.status, body: parsed.data };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return text;
+  }
+}
+
+export function interrupted(): CliError {
+  return new CliError(EXIT.failure, "interrupted", "interrupted");
+}
+
+/** fetch's own message is "fetch failed"; the cause says what actually happened. */
+function why(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === "TimeoutError") return "no answer in time";
+  return e.cause?.code ?? e.cause?.message ?? e.message;
+}

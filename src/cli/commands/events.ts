@@ -1,0 +1,56 @@
+import { eventsSchema } from "../api-schemas";
+import { flag } from "../args";
+import { type Command, pause } from "../command";
+import { EXIT } from "../exit-codes";
+import { newEvents } from "../follow";
+import { formatEvent } from "../format";
+import { followPoller } from "../poll";
+
+export const eventsCommand: Command = {
+  name: "events",
+  summary: "the lifecycle events, oldest first (--follow: keep printing new ones)",
+  arity: { min: 0, max: 0 },
+  flags: {
+    limit: {
+      type: "integer",
+      value: "<n>",
+      min: 1,
+      max: 1000,
+      description: "how many of the newest events to show first (default 20)",
+    },
+    follow: { type: "boolean", short: "f", description: "keep printing new events until Ctrl-C" },
+    interval: {
+      type: "integer",
+      value: "<ms>",
+      min: 100,
+      max: 60_000,
+      description: "how often --follow asks the server (default 1000)",
+    },
+  },
+  notes: ["With --json: one event per line (JSON Lines), also while following."],
+  async run(ctx, args) {
+    const limit = flag.int(args, "limit") ?? 20;
+    const interval = flag.int(args, "interval") ?? 1000;
+    const api = ctx.api();
+    const seen = new Set<string>();
+    const print = async (n: number) => {
+      const { events } = await api.get(`/api/sandbox/events?limit=${n}`, eventsSchema);
+      for (const e of newEvents(events, seen)) {
+        seen.add(e.id);
+        ctx.out(ctx.json ? JSON.stringify(e) : formatEvent(e, ctx.now()));
+      }
+    };
+    await print(limit);
+    const follow = flag.bool(args, "follow");
+    if (seen.size === 0 && !ctx.json && !follow) ctx.out("no events yet");
+    if (!follow) return EXIT.ok;
+    ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
+    // A window of the newest 200 events per poll: more than a second can produce.
+    const poll = followPoller(ctx);
+    while (!ctx.signal.aborted) {
+      await pause(interval, ctx.signal);
+      if (!ctx.signal.aborted) await poll(() => print(200));
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,29 @@
+import type { Command } from "../command";
+import { channelsRegisterCommand, channelsStatusCommand } from "./channels";
+import { configCheckCommand, configShowCommand } from "./config";
+import { eventsCommand } from "./events";
+import { inboxCommand, inboxRetryCommand } from "./inbox";
+import { snapshotCommand, stopCommand, wakeCommand } from "./lifecycle";
+import { logsCommand } from "./logs";
+import { sendCommand } from "./send";
+import { snapshotsCommand, snapshotsDeleteCommand } from "./snapshots";
+import { statusCommand } from "./status";
+
+/** Every `clawrun` command, in the order `clawrun --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  statusCommand,
+  eventsCommand,
+  logsCommand,
+  sendCommand,
+  wakeCommand,
+  stopCommand,
+  snapshotCommand,
+  snapshotsCommand,
+  snapshotsDeleteCommand,
+  inboxCommand,
+  inboxRetryCommand,
+  configCheckCommand,
+  configShowCommand,
+  channelsRegisterCommand,
+  channelsStatusCommand,
+];

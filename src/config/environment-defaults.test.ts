@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { parseConfigText } from "../server/config-schema";
+import { withEnvironmentDefaults } from "./environment-defaults";
+
+function loaded(text: string) {
+  return { ...parseConfigText(text), path: "/srv/app/clawrun.json" };
+}
+
+describe("withEnvironmentDefaults", () => {
+  it("runs the agent in Vercel Sandbox on Vercel and locally elsewhere, when the file says nothing", () => {
+    const file = loaded('{ "agent": { "type": "echo" } }');
+    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe(
+      "vercel",
+    );
+    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe(
+      "local",
+    );
+  });
+
+  it("keeps the provider the file names", () => {
+    const file = loaded('{ "sandbox": { "provider": "local" } }');
+    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe("local");
+  });
+
+  it("reads the committed clawrun.json the same way", async () => {
+    const { readFileSync } = await import("node:fs");
+    const file = loaded(readFileSync("clawrun.json", "utf8"));
+    expect(file.config.$schema).toBe("./clawrun.schema.json");
+    expect(withEnvironmentDefaults(file, { onVercel: true }).config.sandbox.provider).toBe(
+      "vercel",
+    );
+    expect(withEnvironmentDefaults(file, { onVercel: false }).config.sandbox.provider).toBe(
+      "local",
+    );
+  });
+});

@@ -1,0 +1,42 @@
+import type { AppContext } from "./context";
+import type { RouteResult } from "./http/route";
+
+type LazyTickContext = Pick<
+  AppContext,
+  "env" | "store" | "manager" | "logger" | "clock" | "timings"
+>;
+
+/** Store key that spaces lazy ticks out across all function instances. */
+const KEY = "lazy-tick";
+
+/**
+ * Where no periodic tick runs (Vercel on Hobby allows a daily cron only), requests stand in
+ * for it (docs/deploy.md, "No per-minute cron"): after an accepted heartbeat, webhook or
+ * dashboard view, the reconcile tick runs at most once per tick interval (a minute, the cadence
+ * a per-minute cron would have had), so a sandbox that died is noticed and the cron schedule
+ * kept without a timer. Locally the in-process timer ticks.
+ * Costs one store read per request while spaced out.
+ */
+export async function lazyTick(ctx: LazyTickContext): Promise<void> {
+  if (ctx.env.localTick) return;
+  if ((await ctx.store.kv.get(KEY)) !== null) return;
+  await ctx.store.kv.set(KEY, String(ctx.clock()), ctx.timings.tickIntervalMs);
+  const report = await ctx.manager.tick();
+  if (report.actions.length > 0 || report.errors.length > 0)
+    ctx.logger.info({ actions: report.actions, errors: report.errors }, "lazy tick");
+}
+
+/** Adds a lazy tick after the response of a request that was accepted (2xx). */
+export function withLazyTick(ctx: LazyTickContext, result: RouteResult): RouteResult {
+  if (ctx.env.localTick) return result;
+  const response = result instanceof Response ? result : result.response;
+  if (!response.ok) return result;
+  const before = result instanceof Response ? null : result.followUp;
+  return {
+    response,
+    followUp: async () => {
+      await before?.();
+      await lazyTick(ctx);
+    },
+  };
+}

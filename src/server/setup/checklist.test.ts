@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { type SetupFacts, setupChecklist, setupComplete } from "./checklist";
+
+const OK = { ok: true, detail: "ok in 3 ms" };
+const green: SetupFacts = {
+  onVercel: true,
+  envProblems: [],
+  missingSecrets: [],
+  store: { description: "upstash kv.upstash.io", check: OK },
+  provider: { name: "vercel", check: OK, missingEnv: [] },
+  publicUrl: { url: "https://claw.vercel.app", reachable: OK },
+  cron: { jobs: 0, scheduler: "daily-cron" },
+  channels: [{ name: "generic", missingEnv: [], webhookRegistered: null, detail: "" }],
+};
+
+const open = (facts: SetupFacts) =>
+  setupChecklist(facts)
+    .filter((i) => !i.ok)
+    .map((i) => ({ id: i.id, fix: i.fix }));
+
+describe("setupChecklist", () => {
+  it("is all green for a complete deployment", () => {
+    const items = setupChecklist(green);
+    expect(items.every((i) => i.ok)).toBe(true);
+    expect(setupComplete(items)).toBe(true);
+  });
+
+  it("names the exact variables of a fresh deploy", () => {
+    const fresh: SetupFacts = {
+      ...green,
+      envProblems: ["environment: no store is connected: on Vercel, attach Upstash Redis …"],
+      missingSecrets: ["ADMIN_SECRET", "CRON_SECRET"],
+      store: null,
+      provider: {
+        name: "vercel",
+        check: { ok: false, detail: "environment: VERCEL_TEAM_ID is not set" },
+        missingEnv: ["VERCEL_TEAM_ID"],
+      },
+      publicUrl: { url: null, reachable: null },
+    };
+    expect(open(fresh)).toEqual([
+      { id: "store", fix: expect.stringContaining("KV_REST_API_URL and KV_REST_API_TOKEN") },
+      { id: "provider", fix: "set VERCEL_TEAM_ID" },
+      { id: "secret:ADMIN_SECRET", fix: expect.stringMatching(/^set ADMIN_SECRET to/) },
+      { id: "secret:CRON_SECRET", fix: expect.stringMatching(/^set CRON_SECRET to/) },
+      { id: "public-url", fix: expect.stringContaining("CLAWRUN_PUBLIC_URL") },
+    ]);
+    expect(setupComplete(setupChecklist(fresh))).toBe(false);
+  });
+
+  it("passes on the provider's own rule when it names no single variable", () => {
+    const rule =
+      "the vercel provider needs VERCEL_OIDC_TOKEN (set on Vercel) or all of VERCEL_TOKEN, VERCEL_TEAM_ID and VERCEL_PROJECT_ID";
+    const facts = {
+      ...green,
+      provider: {
+        name: "vercel",
+        check: { ok: false, detail: `environment: ${rule} (the vercel provider needs it)` },
+        missingEnv: [],
+      },
+    };
+    expect(open(facts)).toEqual([{ id: "provider", fix: rule }]);
+  });
+
+  it("says plainly that cron jobs fire at most daily without a scheduler (recommended, not required)", () => {
+    const daily = { ...green, cron: { jobs: 2, scheduler: "daily-cron" as const } };
+    const item = setupChecklist(daily).find((i) => i.id === "cron");
+    expect(item).toMatchObject({ ok: false, need: "recommended" });
+    expect(item?.detail).toContain("cron jobs fire at most daily on this plan");
+    expect(item?.fix).toContain("QSTASH_TOKEN");
+    expect(setupComplete(setupChecklist(daily))).toBe(true);
+    const qstash = { ...green, cron: { jobs: 2, scheduler: "qstash" as const } };
+    expect(setupChecklist(qstash).find((i) => i.id === "cron")?.ok).toBe(true);
+  });
+
+  it("lists each channel's missing secrets and unregistered webhook", () => {
+    const telegram = {
+      ...green,
+      channels: [
+        {
+          name: "telegram",
+          missingEnv: ["TELEGRAM_BOT_TOKEN"],
+          webhookRegistered: null,
+          detail: "not checked yet",
+        },
+        { name: "slack", missingEnv: [], webhookRegistered: false, detail: "points elsewhere" },
+      ],
+    };
+    expect(open(telegram)).toEqual([
+      { id: "channel:telegram:env", fix: "set TELEGRAM_BOT_TOKEN" },
+      { id: "channel:telegram:webhook", fix: expect.stringContaining("register telegram") },
+      { id: "channel:slack:webhook", fix: expect.stringContaining("register slack") },
+    ]);
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The setup checklist (docs/deploy.md, "The setup checklist"): what a fresh deployment still
+ * needs, each with the exact variable or step that fixes it. Pure: built from facts the
+ * caller gathered. `/api/health` reports it; the dashboard and the sign-in page show it.
+ */
+
+export interface SetupItem {
+  id: string;
+  label: string;
+  ok: boolean;
+  /** "required": the deployment does not work without it; "recommended": it works, worse. */
+  need: "required" | "recommended";
+  detail: string;
+  /** What to set or do when not ok (variable names, never values); null when ok. */
+  fix: string | null;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface SetupFacts {
+  onVercel: boolean;
+  /** Problems reading the environment (malformed values, a missing store on Vercel). */
+  envProblems: string[];
+  /** ClawRun's secrets the environment does not give (locally they are generated). */
+  missingSecrets: string[];
+  /** null: no store could be built (see envProblems). */
+  store: { description: string; check: CheckResult } | null;
+  provider: { name: string; check: CheckResult; missingEnv: string[] };
+  publicUrl: { url: string | null; reachable: CheckResult | null };
+  /** Cron jobs in clawrun.json and how they are woken for. */
+  cron: { jobs: number; scheduler: "qstash" | "local-timer" | "daily-cron" };
+  channels: {
+    name: string;
+    missingEnv: string[];
+    /** null: nothing to register, or not known (status could not be read). */
+    webhookRegistered: boolean | null;
+    detail: string;
+  }[];
+}
+
+const STORE_FIX =
+  "attach Upstash Redis from the Vercel Marketplace (sets KV_REST_API_URL and KV_REST_API_TOKEN), or set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or REDIS_URL";
+const SECRET_LABELS: Record<string, string> = {
+  ADMIN_SECRET: "operator sign-in secret",
+  CRON_SECRET: "cron secret",
+  CLAWRUN_SECRET: "heartbeat signing secret",
+  CLAWRUN_WEBHOOK_SECRET: "generic webhook secret",
+};
+
+export function setupChecklist(f: SetupFacts): SetupItem[] {
+  const items: SetupItem[] = [];
+  const storeProblem = f.envProblems.find((p) => p.includes("store"));
+  items.push({
+    id: "store",
+    label: "Store connected",
+    need: "required",
+    ok: f.store?.check.ok ?? false,
+    detail: f.store
+      ? `${f.store.description}: ${f.store.check.detail}`
+      : (storeProblem ?? "no store could be built"),
+    fix: f.store?.check.ok ? null : f.store ? "check the store's URL and token" : STORE_FIX,
+  });
+  const otherProblems = f.envProblems.filter((p) => p !== storeProblem);
+  if (otherProblems.length > 0) {
+    items.push({
+      id: "environment",
+      label: "Environment variables well-formed",
+      need: "required",
+      ok: false,
+      detail: otherProblems.join("; "),
+      fix: "correct the variables named",
+    });
+  }
+  items.push({
+    id: "provider",
+    label: `Sandbox provider credentials (${f.provider.name})`,
+    need: "required",
+    ok: f.provider.check.ok,
+    // When the provider's rule is the fix, the detail need not repeat it.
+    detail:
+      !f.provider.check.ok && f.provider.check.detail.startsWith("environment:")
+        ? "credentials not set"
+        : f.provider.check.detail,
+    fix: providerFix(f.provider),
+  });
+  for (const name of Object.keys(SECRET_LABELS)) {
+    const missing = f.missingSecrets.includes(name);
+    items.push({
+      id: `secret:${name}`,
+      label: `${name} (${SECRET_LABELS[name]})`,
+      need: "required",
+      ok: !missing,
+      detail: missing
+        ? "not set"
+        : f.onVercel
+          ? "set"
+          : "set, or generated in .clawrun/secrets.json",
+      fix: missing ? `set ${name} to at least 16 random characters (openssl rand -hex 32)` : null,
+    });
+  }
+  items.push({
+    id: "public-url",
+    label: "Public URL reachable",
+    need: "required",
+    ok: f.publicUrl.reachable?.ok ?? false,
+    detail: f.publicUrl.url
+      ? `${f.publicUrl.url}: ${f.publicUrl.reachable?.detail ?? "not checked"}`
+      : "no public URL: sidecars and platforms cannot reach this deployment",
+    fix:
+      (f.publicUrl.reachable?.ok ?? false)
+        ? null
+        : "set CLAWRUN_PUBLIC_URL (on Vercel the production domain is used; with Deployment Protection on, also set VERCEL_AUTOMATION_BYPASS_SECRET)",
+  });
+  items.push(cronItem(f));
+  for (const c of f.channels) {
+    items.push({
+      id: `channel:${c.name}:env`,
+      label: `${c.name}: secrets present`,
+      need: "required",
+      ok: c.missingEnv.length === 0,
+      detail: c.missingEnv.length === 0 ? "all set" : `missing ${c.missingEnv.join(", ")}`,
+      fix: c.missingEnv.length === 0 ? null : `set ${c.missingEnv.join(", ")}`,
+    });
+    if (c.webhookRegistered !== null || c.missingEnv.length > 0) {
+      items.push({
+        id: `channel:${c.name}:webhook`,
+        label: `${c.name}: webhook registered`,
+        need: "required",
+        ok: c.webhookRegistered === true,
+        detail: c.detail,
+        fix:
+          c.webhookRegistered === true
+            ? null
+            : `run: npm run channels -- register ${c.name} (with this deployment's environment)`,
+      });
+    }
+  }
+  return items;
+}
+
+function providerFix(p: SetupFacts["provider"]): string | null {
+  if (p.check.ok) return null;
+  if (p.missingEnv.length > 0) return `set ${p.missingEnv.join(", ")}`;
+  // The provider's own rule names the variables (e.g. "needs VERCEL_OIDC_TOKEN or all of …").
+  const rule = /^environment: (.*?)(?: \(the \w+ provider needs it\))?$/m.exec(p.check.detail);
+  return rule?.[1] ?? "check the provider's credentials";
+}
+
+function cronItem(f: SetupFacts): SetupItem {
+  const base = { id: "cron", label: "Cron jobs woken on time", need: "recommended" as const };
+  if (f.cron.jobs === 0)
+    return { ...base, ok: true, detail: "no cron jobs in clawrun.json", fix: null };
+  if (f.cron.scheduler === "qstash")
+    return { ...base, ok: true, detail: "QStash wakes the agent for each job", fix: null };
+  if (f.cron.scheduler === "local-timer")
+    return { ...base, ok: true, detail: "the server's own timer wakes the agent", fix: null };
+  return {
+    ...base,
+    ok: false,
+    detail:
+      "cron jobs fire at most daily on this plan: only the daily Vercel Cron and incoming messages wake a sleeping agent",
+    fix: "set QSTASH_TOKEN, QSTASH_CURRENT_SIGNING_KEY and QSTASH_NEXT_SIGNING_KEY (Upstash QStash), or on Vercel Pro tighten the schedule in vercel.json",
+  };
+}
+
+/** Whether everything the deployment needs is in place (recommended items may be open). */
+export function setupComplete(items: readonly SetupItem[]): boolean {
+  return items.every((i) => i.ok || i.need === "recommended");
+}

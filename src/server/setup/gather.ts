@@ -1,0 +1,151 @@
+import { type AppEnv, SECRET_NAMES } from "../../config/env";
+import { findChannel } from "../channels";
+import { BYPASS_PARAM } from "../channels/webhook-url";
+import { type AppContext, buildSetupProbe } from "../context";
+import { findProvider } from "../providers";
+import { type CheckResult, type SetupFacts, type SetupItem, setupChecklist } from "./checklist";
+
+/** Platform APIs and our own URL are asked at most this often (health may be polled). */
+const CACHE_MS = 60_000;
+const TIMEOUT_MS = 3_000;
+const cache = new Map<string, { at: number; value: unknown }>();
+
+async function cached<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value as T;
+  const value = await fn();
+  cache.set(key, { at: Date.now(), value });
+  return value;
+}
+
+async function timed(fn: (signal: AbortSignal) => Promise<unknown>): Promise<CheckResult> {
+  const started = Date.now();
+  try {
+    await fn(AbortSignal.timeout(TIMEOUT_MS));
+    return { ok: true, detail: `ok in ${Date.now() - started} ms` };
+  } catch (err) {
+    return { ok: false, detail: (err as Error).message };
+  }
+}
+
+/** GET <public URL>/api/health?live=1 (answered without checks), through Deployment Protection. */
+function reachPublicUrl(env: AppEnv): Promise<CheckResult> | null {
+  const base = env.publicUrl;
+  if (!base) return null;
+  const url = new URL(`${base}/api/health`);
+  url.searchParams.set("live", "1");
+  if (env.protectionBypass) url.searchParams.set(BYPASS_PARAM, env.protectionBypass);
+  return cached(`reach:${base}`, () =>
+    timed(async (signal) => {
+      const res = await fetch(url, { signal, cache: "no-store" });
+      if (!res.ok) throw new Error(`HTTP ${res.status} from ${base}/api/health`);
+    }),
+  );
+}
+
+function missingSecrets(env: AppEnv): string[] {
+  return env.onVercel ? SECRET_NAMES.filter((n) => env.givenSecrets[n] === undefined) : [];
+}
+
+function cronFacts(env: AppEnv, jobs: number): SetupFacts["cron"] {
+  const scheduler = env.scheduler ? "qstash" : env.localTick ? "local-timer" : "daily-cron";
+  return { jobs, scheduler };
+}
+
+/** Checks the caller made already (health's store and provider checks), not repeated here. */
+export interface KnownChecks {
+  store: Promise<CheckResult>;
+  provider: Promise<CheckResult>;
+}
+
+/** The checklist for this deployment, from the full context or, when that fails, a probe. */
+export async function gatherSetup(
+  ctx: AppContext | null,
+  known: KnownChecks | null = null,
+): Promise<SetupItem[]> {
+  return setupChecklist(ctx ? await fromContext(ctx, known) : await fromProbe());
+}
+
+async function fromContext(ctx: AppContext, known: KnownChecks | null): Promise<SetupFacts> {
+  const [storeCheck, providerCheck, reachable, channels] = await Promise.all([
+    known?.store ?? timed(() => ctx.store.ping()),
+    known?.provider ?? timed((signal) => ctx.provider.check(signal)),
+    reachPublicUrl(ctx.env),
+    Promise.all(
+      [...ctx.channels.values()].map(async (c) => {
+        try {
+          const s = await cached(`channel:${c.name}`, () =>
+            c.status(AbortSignal.timeout(TIMEOUT_MS)),
+          );
+          return {
+            name: c.name,
+            missingEnv: s.missingEnv,
+            webhookRegistered: s.webhookRegistered,
+            detail: s.detail,
+          };
+        } catch (err) {
+          const detail = `could not read the status: ${(err as Error).message}`;
+          return { name: c.name, missingEnv: [], webhookRegistered: false, detail };
+        }
+      }),
+    ),
+  ]);
+  return {
+    onVercel: ctx.env.onVercel,
+    envProblems: [],
+    missingSecrets: missingSecrets(ctx.env),
+    store: { description: ctx.store.description, check: storeCheck },
+    provider: { name: ctx.provider.name, check: providerCheck, missingEnv: [] },
+    publicUrl: { url: ctx.env.publicUrl, reachable: reachable ?? null },
+    cron: cronFacts(ctx.env, ctx.config.config.cron.length),
+    channels,
+  };
+}
+
+async function fromProbe(): Promise<SetupFacts> {
+  const probe = buildSetupProbe();
+  const env = probe.env;
+  const cfg = probe.config?.config ?? null;
+  const envProblems = [...probe.envProblems, ...(probe.configProblem ? [probe.configProblem] : [])];
+  const providerName = cfg?.sandbox.provider ?? (env?.onVercel ? "vercel" : "local");
+  const providerModule = findProvider(providerName);
+  const providerEnv = env && providerModule ? env.moduleEnv(providerModule.envSchema) : null;
+  try {
+    const [storeCheck, providerCheck, reachable] = await Promise.all([
+      probe.store ? timed(() => (probe.store as NonNullable<typeof probe.store>).ping()) : null,
+      probe.provider
+        ? timed((signal) => (probe.provider as NonNullable<typeof probe.provider>).check(signal))
+        : Promise.resolve<CheckResult>({
+            ok: false,
+            detail: probe.providerProblem ?? "not built: fix the items above first",
+          }),
+      env ? reachPublicUrl(env) : null,
+    ]);
+    const given = env?.givenSecrets ?? {};
+    return {
+      onVercel: env?.onVercel ?? false,
+      envProblems,
+      missingSecrets: env ? missingSecrets(env) : [],
+      store:
+        probe.store && storeCheck
+          ? { description: probe.store.description, check: storeCheck }
+          : null,
+      provider: {
+        name: providerName,
+        check: providerCheck,
+        missingEnv: providerEnv && !providerEnv.ok ? providerEnv.missing : [],
+      },
+      publicUrl: { url: env?.publicUrl ?? null, reachable: reachable ?? null },
+      cron: env ? cronFacts(env, cfg?.cron.length ?? 0) : { jobs: 0, scheduler: "daily-cron" },
+      channels: Object.keys(cfg?.channels ?? {}).flatMap((name) => {
+        const module = findChannel(name);
+        if (!module || !env) return [];
+        const r = env.moduleEnv(module.envSchema, given as Record<string, string>);
+        const missingEnv = r.ok ? [] : r.missing;
+        return [{ name, missingEnv, webhookRegistered: null, detail: "not checked yet" }];
+      }),
+    };
+  } finally {
+    await probe.store?.close().catch(() => undefined);
+  }
+}

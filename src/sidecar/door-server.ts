@@ -1,0 +1,200 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  DOOR_ERRORS,
+  DOOR_MAX_BODY_BYTES,
+  DOOR_MAX_LOG_TAIL_BYTES,
+  DOOR_ROUTES,
+} from "../protocol/door";
+import type { SidecarHealth } from "../protocol/health";
+import {
+  DOOR_VERIFY_FAILURE_MESSAGES,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifyDoorRequest,
+} from "../protocol/signing";
+import { forwardToDaemon } from "./daemon-proxy";
+import { sendError, sendJson } from "./http-reply";
+import { readLogTail } from "./log-tail";
+
+export interface DoorOptions {
+  /** The per-sandbox secret every request must be signed with. */
+  secret: string;
+  getHealth: () => SidecarHealth;
+  /** Where the daemon listens: loopback only. */
+  daemon: { host: string; port: number };
+  logPath: string;
+  /** A delivery (any non-GET request to the daemon) started or its answer was sent back. */
+  onDelivery?: () => void;
+  maxBodyBytes?: number;
+  now?: () => number;
+}
+
+/** Without `tail`, the door answers this much of the log. */
+export const DEFAULT_LOG_TAIL_BYTES = 64 * 1024;
+
+/**
+ * The sandbox's only door (docs/sidecar.md, "The door"): `GET /health`, `GET /logs?tail=`,
+ * and `/daemon/<path>` forwarded to the daemon on loopback. Every request is checked against
+ * the per-sandbox secret first (method, path and body are signed); anything unsigned, forged
+ * or stale is a 401 naming the header, before the body is even read when headers are missing.
+ * Binds 0.0.0.0 because the platform routes the sandbox's exposed port to it from outside.
+ */
+export function createDoorServer(opts: DoorOptions): Server {
+  const server = createServer((req, res) => {
+    handle(req, res, opts).catch((err: Error) => {
+      if (!res.headersSent) sendError(res, 500, "internal", err.message);
+      else res.destroy();
+    });
+  });
+  // ClawRun polls health during a start; don't hold idle sockets for long.
+  server.keepAliveTimeout = 2_000;
+  return server;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptions): Promise<void> {
+  const method = req.method ?? "GET";
+  const target = req.url ?? "/";
+  if (!req.headers[SIGNATURE_HEADER] || !req.headers[TIMESTAMP_HEADER]) {
+    const missing = req.headers[TIMESTAMP_HEADER] ? "missing-signature" : "missing-timestamp";
+    req.resume();
+    unauthorized(res, DOOR_VERIFY_FAILURE_MESSAGES[missing]);
+    return;
+  }
+  const body = await readBody(req, opts.maxBodyBytes ?? DOOR_MAX_BODY_BYTES);
+  if (body === null) {
+    sendError(
+      res,
+      413,
+      DOOR_ERRORS.bodyTooLarge,
+      `request body is over ${opts.maxBodyBytes ?? DOOR_MAX_BODY_BYTES} bytes`,
+      { connection: "close" },
+    );
+    return;
+  }
+  const check = verifyDoorRequest(
+    opts.secret,
+    {
+      method,
+      path: target,
+      headers: { get: (name) => headerValue(req, name) },
+      rawBody: body,
+    },
+    (opts.now ?? Date.now)(),
+  );
+  if (!check.ok) {
+    unauthorized(res, DOOR_VERIFY_FAILURE_MESSAGES[check.reason]);
+    return;
+  }
+
+  const url = new URL(target, "http://door");
+  const path = url.pathname;
+  if (path === DOOR_ROUTES.daemonPrefix || path.startsWith(`${DOOR_ROUTES.daemonPrefix}/`)) {
+    const rest = target.slice(DOOR_ROUTES.daemonPrefix.length);
+    const delivery = method !== "GET" && method !== "HEAD";
+    if (delivery) opts.onDelivery?.();
+    forwardToDaemon({
+      ...opts.daemon,
+      method,
+      path: rest.startsWith("/") ? rest : `/${rest}`,
+      headers: req.headers,
+      body,
+      res,
+      // The reply counts too: a long turn ends with activity, not only begins with it.
+      onDone: (outcome) => {
+        if (delivery && outcome === "answered") opts.onDelivery?.();
+      },
+    });
+    return;
+  }
+  if (path === DOOR_ROUTES.health) {
+    if (!onlyGet(method, path, res)) return;
+    sendJson(res, 200, opts.getHealth());
+    return;
+  }
+  if (path === DOOR_ROUTES.logs) {
+    if (!onlyGet(method, path, res)) return;
+    const tail = parseTail(url.searchParams.get("tail"));
+    if (typeof tail === "string") {
+      sendError(res, 400, DOOR_ERRORS.badRequest, tail);
+      return;
+    }
+    const text = await readLogTail(opts.logPath, tail);
+    res.writeHead(200, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": text.length,
+      "cache-control": "no-store",
+    });
+    res.end(text);
+    return;
+  }
+  sendError(
+    res,
+    404,
+    DOOR_ERRORS.notFound,
+    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes> and ${DOOR_ROUTES.daemonPrefix}/<path>`,
+  );
+}
+
+/** Pure: the `tail` query parameter, or what is wrong with it. */
+export function parseTail(raw: string | null): number | string {
+  if (raw === null) return DEFAULT_LOG_TAIL_BYTES;
+  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > DOOR_MAX_LOG_TAIL_BYTES) {
+    return `query parameter "tail": expected a number of bytes from 1 to ${DOOR_MAX_LOG_TAIL_BYTES}, got ${JSON.stringify(raw)}`;
+  }
+  return n;
+}
+
+function onlyGet(method: string, path: string, res: ServerResponse): boolean {
+  if (method === "GET") return true;
+  sendError(res, 405, DOOR_ERRORS.methodNotAllowed, `${method} ${path}: use GET`, {
+    allow: "GET",
+  });
+  return false;
+}
+
+function unauthorized(res: ServerResponse, message: string): void {
+  sendError(res, 401, DOOR_ERRORS.unauthorized, message, {
+    "www-authenticate": `ClawRun-HMAC header="${SIGNATURE_HEADER}"`,
+  });
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+/** The whole body, or null once it passes `max` (the rest is drained, not buffered). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) over = true;
+      if (!over) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(over ? null : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+export function listen(server: Server, port: number, host = "0.0.0.0"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { clawrun } from "../support/cli";
+
+/**
+ * `clawrun config check` says exactly what start-up (scripts/preflight.ts, run by
+ * `npm run dev` / `npm start`) says about the same clawrun.json and environment.
+ */
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function deployment(config: unknown | null): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "clawrun-config-check-"));
+  dirs.push(dir);
+  const path = join(dir, "clawrun.json");
+  if (config !== null) writeFileSync(path, JSON.stringify(config));
+  return { CLAWRUN_CONFIG: path, CLAWRUN_STATE_DIR: dir };
+}
+
+/** The problem lines start-up prints (indented under "ClawRun cannot start:"). */
+function problems(stderr: string): string[] {
+  return stderr
+    .split("\n")
+    .filter((l) => l.startsWith("  "))
+    .map((l) => l.trim());
+}
+
+function preflight(env: Record<string, string>) {
+  return spawnSync(process.execPath, ["--import", "tsx", "scripts/preflight.ts"], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
+}
+
+describe("clawrun config check", () => {
+  it.each([
+    [
+      "a wrong clawrun.json",
+      deployment({ sandbox: { activeDuration: "5m", provider: "aws" }, extra: 1 }),
+      'sandbox.activeDuration: expected a positive integer, got "5m"',
+    ],
+    [
+      "half a Redis credential pair",
+      { ...deployment({}), UPSTASH_REDIS_REST_URL: "https://x.upstash.io" },
+      "UPSTASH_REDIS_REST_URL is set but UPSTASH_REDIS_REST_TOKEN is not",
+    ],
+    [
+      "Vercel without its secrets",
+      { ...deployment({}), VERCEL: "1" },
+      "ClawRun on Vercel needs these environment variables",
+    ],
+  ])("%s: exit 1 with the start-up's own lines", async (_name, env, expected) => {
+    const check = await clawrun(["config", "check"], env);
+    const start = preflight(env);
+    expect(start.status).toBe(1);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain(expected);
+    expect(problems(check.stderr)).toEqual(problems(start.stderr));
+    expect(check.stderr).not.toMatch(/\n\s+at /);
+
+    const j = await clawrun(["config", "check", "--json"], env);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toEqual({ ok: false, problems: problems(start.stderr) });
+  });
+
+  it("a valid clawrun.json: exit 0, and nothing written (no secrets generated)", async () => {
+    const env = deployment({ sandbox: { activeDuration: 300 } });
+    const r = await clawrun(["config", "check"], env);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`ok: ${env.CLAWRUN_CONFIG} and the environment are valid\n`);
+    expect(existsSync(join(env.CLAWRUN_STATE_DIR as string, "secrets.json"))).toBe(false);
+    const j = await clawrun(["config", "check", "--json"], env);
+    expect(JSON.parse(j.stdout)).toEqual({ ok: true, config: env.CLAWRUN_CONFIG });
+  });
+
+  it("no clawrun.json: the defaults apply", async () => {
+    const env = deployment(null);
+    const r = await clawrun(["config", "check"], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`ok: no clawrun.json at ${env.CLAWRUN_CONFIG}; the defaults apply`);
+  });
+});
