@@ -9,7 +9,7 @@ import {
   tempDir,
   waitFor,
 } from "../../tests/support/sidecar-harness";
-import { HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import {
   daemonSpawnSpec,
   type EarlyDaemon,
@@ -61,15 +61,18 @@ describe("earlyDaemonSection: only a plainly well-formed daemon section is spawn
   });
 
   it("fills the validator's defaults, so an adopted daemon is the one the sidecar would spawn", () => {
-    const env = { PATH: "/bin", [HB_SECRET_ENV]: "s" };
+    const env = { PATH: "/bin", [HB_SECRET_ENV]: "s", [BYPASS_ENV]: "b" };
     const early = earlyDaemonSection({ root: "/r", daemon: { command: "node", args: ["{PORT}"] } });
     const full = { command: "node", args: ["{PORT}"], env: {}, port: 3000 };
     expect(
       sameSpec(daemonSpawnSpec("/r", early?.daemon ?? full, env), daemonSpawnSpec("/r", full, env)),
     ).toBe(true);
-    // The secret never reaches the daemon, early or not.
-    expect(daemonSpawnSpec("/r", full, env).env[HB_SECRET_ENV]).toBeUndefined();
-    expect(daemonSpawnSpec("/r", full, env).args).toEqual(["3000"]);
+    // The secret and the bypass never reach the daemon, early or not; it binds loopback only.
+    const spec = daemonSpawnSpec("/r", { ...full, args: ["{HOST}:{PORT}"] }, env);
+    expect(spec.env[HB_SECRET_ENV]).toBeUndefined();
+    expect(spec.env[BYPASS_ENV]).toBeUndefined();
+    expect(spec.env).toMatchObject({ HOST: "127.0.0.1", PORT: "3000" });
+    expect(spec.args).toEqual(["127.0.0.1:3000"]);
   });
 });
 
