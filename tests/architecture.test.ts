@@ -167,6 +167,7 @@ describe("architecture (docs/architecture.md)", () => {
       "src/server/sandbox/retention.ts",
       "src/server/sandbox/rest-policy.ts",
       "src/server/sandbox/wake-plan.ts",
+      "src/server/sandbox/attestation.ts",
     ];
     for (const file of pure) {
       const deps = graph.get(file);

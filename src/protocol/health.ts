@@ -1,4 +1,4 @@
-import { DAEMON_STATUSES, type DaemonStatus } from "./heartbeat";
+import { DAEMON_STATUSES, type DaemonStatus, generationField } from "./heartbeat";
 import {
   attempt,
   boolean,
@@ -17,6 +17,8 @@ export interface SidecarHealth {
   daemon: { status: DaemonStatus; pid: number | null; restarts: number };
   heartbeat: { lastTick: number | null; lastSuccess: boolean | null };
   uptime: number;
+  /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
+  generation?: number | null;
 }
 
 /** Hand-checked (src/protocol/validate.ts). Unknown keys are kept out, not refused (a newer sidecar may add some). */
@@ -39,6 +41,7 @@ export function parseSidecarHealth(json: unknown): Parsed<SidecarHealth> {
         lastSuccess: nullable(h, "lastSuccess", (x, k) => boolean(x, k, hPath)),
       },
       uptime: number(o, "uptime", ""),
+      ...generationField(o, ""),
     };
   });
 }

@@ -1,4 +1,13 @@
-import { attempt, integer, object, oneOf, type Parsed, string } from "./validate";
+import {
+  attempt,
+  type Fields,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  type Parsed,
+  string,
+} from "./validate";
 
 export const DAEMON_STATUSES = ["starting", "running", "stopped", "failed"] as const;
 export type DaemonStatus = (typeof DAEMON_STATUSES)[number];
@@ -12,6 +21,8 @@ export interface HeartbeatBody {
   root: string;
   daemonStatus: DaemonStatus;
   daemonRestarts: number;
+  /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
+  generation?: number | null;
 }
 
 const HEARTBEAT_KEYS = [
@@ -21,6 +32,7 @@ const HEARTBEAT_KEYS = [
   "root",
   "daemonStatus",
   "daemonRestarts",
+  "generation",
 ] as const;
 
 /** Hand-checked (src/protocol/validate.ts): a strict object, every field named on error. */
@@ -34,8 +46,19 @@ export function parseHeartbeatBody(json: unknown): Parsed<HeartbeatBody> {
       root: string(o, "root", "", { min: 1, max: 4096 }),
       daemonStatus: oneOf(o, "daemonStatus", "", DAEMON_STATUSES),
       daemonRestarts: integer(o, "daemonRestarts", "", { min: 0 }),
+      ...generationField(o, ""),
     };
   });
+}
+
+/**
+ * The optional `generation` of a heartbeat or health answer (restore attestation,
+ * docs/lifecycle.md): an integer ≥ 0, or null when the marker is damaged; left out when absent
+ * (a sidecar older than attestation).
+ */
+export function generationField(o: Fields, path: string): { generation?: number | null } {
+  if (o.generation === undefined) return {};
+  return { generation: nullable(o, "generation", (x, k) => integer(x, k, path, { min: 0 })) };
 }
 
 export const HEARTBEAT_ACTIONS = ["extend", "none", "stop"] as const;

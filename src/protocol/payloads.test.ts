@@ -17,6 +17,16 @@ describe("heartbeat body (hand-checked, strict)", () => {
     expect(parseHeartbeatBody(HEARTBEAT)).toEqual({ ok: true, value: HEARTBEAT });
   });
 
+  it.each([0, 3, null])(
+    "accepts the restored generation %j (restore attestation; null: damaged marker)",
+    (generation) => {
+      expect(parseHeartbeatBody({ ...HEARTBEAT, generation })).toEqual({
+        ok: true,
+        value: { ...HEARTBEAT, generation },
+      });
+    },
+  );
+
   it.each([
     ["not an object", [], /\(root\): expected object, got array/],
     ["a missing field", { ...HEARTBEAT, root: undefined }, /root: expected string, got undefined/],
@@ -39,6 +49,16 @@ describe("heartbeat body (hand-checked, strict)", () => {
       /daemonStatus: expected one of "starting", "running", "stopped", "failed", got "dancing"/,
     ],
     ["an extra field", { ...HEARTBEAT, extra: 1 }, /unknown key "extra"/],
+    [
+      "a negative generation",
+      { ...HEARTBEAT, generation: -1 },
+      /generation: expected number \(an integer ≥ 0\), got -1/,
+    ],
+    [
+      "a string generation",
+      { ...HEARTBEAT, generation: "g1" },
+      /generation: expected number .*got string/,
+    ],
   ])("refuses %s, naming the field", (_name, body, message) => {
     const parsed = parseHeartbeatBody(body);
     expect(parsed.ok).toBe(false);
@@ -63,10 +83,19 @@ describe("sidecar health", () => {
   };
 
   it("accepts nulls where documented and drops unknown keys (a newer sidecar may add some)", () => {
-    expect(parseSidecarHealth({ ...HEALTH, generation: "g1" })).toEqual({
+    expect(parseSidecarHealth({ ...HEALTH, newerField: "g1" })).toEqual({
       ok: true,
       value: HEALTH,
     });
+  });
+
+  it("keeps the restored generation, null for a damaged marker (restore attestation)", () => {
+    for (const generation of [0, 2, null]) {
+      expect(parseSidecarHealth({ ...HEALTH, generation })).toEqual({
+        ok: true,
+        value: { ...HEALTH, generation },
+      });
+    }
   });
 
   it.each([
@@ -78,6 +107,8 @@ describe("sidecar health", () => {
       /heartbeat\.lastSuccess: expected boolean/,
     ],
     [{ ...HEALTH, uptime: -1 }, /uptime: expected number ≥ 0, got -1/],
+    [{ ...HEALTH, generation: 1.5 }, /generation: expected number \(an integer ≥ 0\), got 1.5/],
+    [{ ...HEALTH, generation: "g1" }, /generation: expected number .*got string/],
   ])("refuses %j", (body, message) => {
     const parsed = parseSidecarHealth(body);
     expect(parsed.ok === false && parsed.error).toMatch(message);

@@ -26,8 +26,12 @@ export const SIDECAR_TIMINGS = {
   heartbeatIntervalMs: 60_000,
   heartbeatTimeoutMs: 10_000,
   probeIntervalMs: 500,
-  /** Better than the spec on purpose: probe every 50 ms until the daemon first listens, so a wake is noticed sooner. */
-  startupProbeMs: 50,
+  /**
+   * Better than the spec on purpose: probe every 10 ms until the daemon first listens (a
+   * refused loopback connect costs microseconds), so a wake is noticed sooner; 5× slower once
+   * it has not listened for notListeningWarnMs (a long first start).
+   */
+  startupProbeMs: 10,
   notListeningWarnMs: 3_000,
   restartDelayMs: 2_000,
   maxRestarts: 5,

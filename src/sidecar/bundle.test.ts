@@ -84,11 +84,14 @@ function bodies(parent: TestParent): HeartbeatBody[] {
     expect(Object.keys(body).sort()).toEqual([
       "daemonRestarts",
       "daemonStatus",
+      "generation",
       "lastChangedAt",
       "root",
       "sandboxCreatedAt",
       "sandboxId",
     ]);
+    // No generation marker in a never-saved root: the sidecar reports 0 (restore attestation).
+    expect(body.generation).toBe(0);
     const parsed = parseHeartbeatBody(body);
     if (!parsed.ok) throw new Error(parsed.error);
     return parsed.value;
@@ -142,6 +145,7 @@ describe("bundled sidecar", () => {
       root,
       daemonStatus: "starting",
       daemonRestarts: 0,
+      generation: 0,
     });
     expect(bodies(parent).some((b) => b.daemonStatus === "running")).toBe(true);
 
@@ -171,6 +175,9 @@ describe("bundled sidecar", () => {
     const log = readFileSync(logFile, "utf8");
     expect(log).toContain("[daemon:out] hello from daemon");
     expect(log).toMatch(/^\S+Z INFO sidecar starting/);
+    // The daemon spawned ahead of the sidecar was adopted, not spawned a second time.
+    expect(log).not.toContain("does not match the validated config");
+    expect(log.match(/daemon started \(pid/g)).toHaveLength(1);
     expect(log).not.toContain(SECRET);
     expect(processAlive(running.daemon.pid as number)).toBe(false);
   });

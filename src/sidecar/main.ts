@@ -4,16 +4,25 @@
  * SIGTERM/SIGINT, 2 for a bad config or missing secret, 1 for anything else fatal.
  */
 import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
-import { ConfigError, loadConfig } from "./load-config";
-import { type RunningSidecar, startSidecar } from "./sidecar";
+import { type EarlyDaemon, spawnEarlyDaemon } from "./early-daemon";
+import type { LoadedConfig } from "./load-config";
+import type { RunningSidecar } from "./sidecar";
+
+/** A daemon spawned ahead of the rest (see main): never left behind when start-up fails. */
+let early: EarlyDaemon | null = null;
 
 function fatal(message: string, code: number): never {
+  early?.child.kill("SIGKILL");
   process.stderr.write(`clawrun-sidecar: ${message}\n`);
   process.exit(code);
 }
 
 async function main(): Promise<void> {
-  let loaded: ReturnType<typeof loadConfig>;
+  // Wake speed: the daemon starts first; the rest of the sidecar is loaded (lazily, the
+  // bundler defers these modules) while it boots. docs/sidecar.md, "Start-up order".
+  early = spawnEarlyDaemon(process.argv[2], process.env);
+  const { ConfigError, loadConfig } = await import("./load-config");
+  let loaded: LoadedConfig;
   try {
     loaded = loadConfig(process.argv[2], process.env);
   } catch (err) {
@@ -40,14 +49,15 @@ async function main(): Promise<void> {
     sidecar?.log.error(`uncaught: ${err.stack ?? err.message}`);
     process.stderr.write(`clawrun-sidecar: ${err.stack ?? err.message}\n`);
     if (sidecar) stop("uncaught exception", 1);
-    else process.exit(1);
+    else fatal("uncaught exception during start-up", 1);
   });
   process.on("unhandledRejection", (reason) => {
     sidecar?.log.error(`unhandled rejection: ${String(reason)}`);
   });
 
   try {
-    sidecar = await startSidecar(loaded, process.env);
+    const { startSidecar } = await import("./sidecar");
+    sidecar = await startSidecar(loaded, process.env, early);
   } catch (err) {
     fatal(`cannot start: ${(err as Error).message}`, 1);
   }

@@ -1,14 +1,16 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { BYPASS_HEADER, resolveListenPort } from "../protocol/constants";
 import { DAEMON_HOST } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
-import { buildChildEnv, expandArgs } from "./daemon-env";
+import { buildChildEnv } from "./daemon-env";
 import { closeServer, createDoorServer, listen } from "./door-server";
+import { daemonSpawnSpec, type EarlyDaemon, sameSpec } from "./early-daemon";
 import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
 import { ownedBy, readProcTable, signalAlive } from "./process-tree";
+import { readRestoredGeneration } from "./restored-generation";
 import { Supervisor } from "./supervisor";
 import { installTools } from "./tools";
 
@@ -25,11 +27,13 @@ export function logPath(root: string): string {
 /**
  * Wires the subsystems in the order of docs/sidecar.md ("Start-up"): the door (health, logs,
  * delivery), supervisor, heartbeat (the activity tracker it reports from starts alongside),
- * then tools in the background.
+ * then tools in the background. The daemon itself may already run (`early`, spawned by main
+ * before this module loaded: docs/sidecar.md, "Start-up order").
  */
 export async function startSidecar(
   loaded: LoadedConfig,
   env: Record<string, string | undefined>,
+  early: EarlyDaemon | null = null,
 ): Promise<RunningSidecar> {
   const { config, timings, secret, bypass } = loaded;
   const startedAt = Date.now();
@@ -40,9 +44,18 @@ export async function startSidecar(
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
-  const daemonPort = resolveListenPort(config.daemon.port, env);
   const healthPort = resolveListenPort(config.healthPort, env);
   const childEnv = buildChildEnv({ base: env, root: config.root, extra: config.daemon.env });
+  const spec = daemonSpawnSpec(config.root, config.daemon, env);
+  // A daemon spawned ahead of the sidecar is kept only if it is exactly the one we would spawn.
+  const adopted = early && sameSpec(early.spec, spec) ? early : null;
+  if (early && !adopted) {
+    early.child.kill("SIGKILL");
+    log.warn("the daemon spawned early does not match the validated config: spawned again");
+  }
+  for (const w of adopted?.warnings ?? []) log.warn(w);
+  // Read before the daemon starts, so it names the save restored, not anything written since.
+  const generation = adopted ? adopted.generation : readRestoredGeneration(config.root, log);
 
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -58,7 +71,7 @@ export async function startSidecar(
   });
   const server = createDoorServer({
     secret,
-    daemon: { host: DAEMON_HOST, port: daemonPort },
+    daemon: { host: DAEMON_HOST, port: spec.port },
     logPath: logPath(config.root),
     onDelivery: () => tracker.markActivity(),
     getHealth: (): SidecarHealth => {
@@ -69,12 +82,14 @@ export async function startSidecar(
         daemon,
         heartbeat: beat,
         uptime: Math.floor((Date.now() - startedAt) / 1000),
+        generation,
       };
     },
   });
   try {
     await listen(server, healthPort);
   } catch (err) {
+    adopted?.child.kill("SIGKILL");
     log.error(`door cannot listen on port ${healthPort}: ${(err as Error).message}`);
     log.close();
     throw err;
@@ -83,12 +98,11 @@ export async function startSidecar(
 
   // 2. Supervisor.
   supervisor = new Supervisor({
-    command: config.daemon.command,
-    args: expandArgs(config.daemon.args, daemonPort, DAEMON_HOST),
-    // HOST: the daemon binds loopback only; it is reached through the door.
-    env: { ...childEnv, PORT: String(daemonPort), HOST: DAEMON_HOST },
-    cwd: resolve(config.root, config.daemon.cwd ?? "."),
-    port: daemonPort,
+    command: spec.command,
+    args: spec.args,
+    env: spec.env,
+    cwd: spec.cwd,
+    port: spec.port,
     timings,
     log,
     onStatusChange: (status) => {
@@ -97,7 +111,7 @@ export async function startSidecar(
       if (status !== "stopped") void heartbeat?.trigger();
     },
   });
-  supervisor.start();
+  supervisor.start(adopted ?? undefined);
 
   // 3. Heartbeat, with the activity it reports.
   void tracker.start();
@@ -118,6 +132,7 @@ export async function startSidecar(
         root: config.root,
         daemonStatus: daemon.status,
         daemonRestarts: daemon.restarts,
+        generation,
       };
     },
   });

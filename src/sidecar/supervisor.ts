@@ -70,8 +70,12 @@ export class Supervisor {
     return { status: this.status, pid: this.child?.pid ?? null, restarts: this.restarts };
   }
 
-  start(): void {
-    this.spawnDaemon();
+  /**
+   * Spawns the daemon, or adopts one spawned ahead of the sidecar (./early-daemon.ts) with
+   * how it ended if it already did.
+   */
+  start(adopt?: { child: ChildProcess; ended: string | null }): void {
+    this.spawnDaemon(adopt);
   }
 
   /** SIGTERM, up to shutdownGraceMs for a graceful exit, then SIGKILL of what is left. */
@@ -80,7 +84,7 @@ export class Supervisor {
     return this.stopping;
   }
 
-  private spawnDaemon(): void {
+  private spawnDaemon(adopt?: { child: ChildProcess; ended: string | null }): void {
     const gen = ++this.generation;
     const { command, args, env, cwd, log } = this.opts;
     this.runningSince = null;
@@ -91,7 +95,9 @@ export class Supervisor {
     try {
       // Built explicitly by daemon-env (no heartbeat secret); Next types demand NODE_ENV.
       const childEnv = env as NodeJS.ProcessEnv;
-      child = spawn(command, args, { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+      child =
+        adopt?.child ??
+        spawn(command, args, { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     } catch (err) {
       this.onExit(gen, `spawn failed: ${(err as Error).message}`);
       return;
@@ -99,6 +105,10 @@ export class Supervisor {
     this.child = child;
     this.capture(child, "stdout", "[daemon:out]");
     this.capture(child, "stderr", "[daemon:err]");
+    if (adopt?.ended) {
+      this.onExit(gen, adopt.ended); // it ended before it was adopted: the usual restart policy
+      return;
+    }
     // A spawn failure (ENOENT, EACCES) emits "error" and never "exit".
     child.once("error", (err) => {
       if (child.pid === undefined) this.onExit(gen, `spawn failed: ${err.message}`);
@@ -124,8 +134,9 @@ export class Supervisor {
 
   private scheduleProbe(gen: number): void {
     const { probeIntervalMs, startupProbeMs } = this.opts.timings;
-    const every =
-      this.status === "running" ? probeIntervalMs : Math.min(startupProbeMs, probeIntervalMs);
+    // Fast until the daemon first listens; 5× slower after the not-listening warning (a long start).
+    const starting = this.warned ? startupProbeMs * 5 : startupProbeMs;
+    const every = this.status === "running" ? probeIntervalMs : Math.min(starting, probeIntervalMs);
     this.probeTimer = setTimeout(() => void this.probe(gen), every);
   }
 

@@ -67,7 +67,8 @@ export interface HarnessOptions {
   sidecarTimings?: Partial<SidecarTimings>;
   agent?: Agent;
   wrapProvider?: (p: SandboxProvider) => SandboxProvider;
-  /** More environment for the app (e.g. REDIS_URL for the redis store). */
+  /** More environment for the app (e.g. REDIS_URL for the redis store, or a Vercel Sandbox API
+   * emulator's credentials). */
   env?: Record<string, string>;
 }
 

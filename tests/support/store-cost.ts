@@ -8,6 +8,7 @@ import { signatureHeaders } from "../../src/protocol/signing";
 import { heartbeatSecret } from "../../src/server/auth/derive-key";
 import { type AppContext, createAppContext } from "../../src/server/context";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
+import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
 import { requesterConnection } from "../../src/server/store/redis-client";
 import { RedisStore } from "../../src/server/store/redis-store";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
@@ -108,6 +109,8 @@ export async function countedApp(adapter: "sqlite" | "redis", redisUrl?: string)
   const heartbeat = async () => {
     const state = (await ctx.store.state.get())?.value;
     const sandbox = await ctx.provider.get(state?.sandboxId as string);
+    // The generation the real sidecar reports (restore attestation), as its heartbeats carry it.
+    const { generation } = await sidecarClient(sandbox, master).health();
     const body = JSON.stringify({
       sandboxId: sandbox.id,
       lastChangedAt: Date.now(),
@@ -115,6 +118,7 @@ export async function countedApp(adapter: "sqlite" | "redis", redisUrl?: string)
       root: sandbox.root,
       daemonStatus: "running",
       daemonRestarts: 0,
+      generation,
     });
     const secret = heartbeatSecret(master, sandbox.id);
     const request = new Request("http://clawrun/api/heartbeat", {

@@ -13,5 +13,7 @@ export const storedHeartbeatSchema = z.object({
   root: z.string(),
   daemonStatus: z.enum(DAEMON_STATUSES),
   daemonRestarts: z.number().int().nonnegative(),
+  /** The save the sandbox was restored from, as its sidecar read it (restore attestation). */
+  generation: z.number().int().nonnegative().nullable().optional(),
 });
 export type StoredHeartbeat = z.infer<typeof storedHeartbeatSchema>;

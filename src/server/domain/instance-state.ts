@@ -52,6 +52,14 @@ export const instanceStateSchema = z.object({
    * "start fresh" (docs/lifecycle.md, "When state is lost").
    */
   lost: z.object({ at: epochMs, sandboxId: z.string() }).nullable().default(null),
+  /**
+   * Restore attestation (docs/lifecycle.md): the generation of the newest save (0: never
+   * saved), each snapshot's generation, and the generation the current sandbox must report
+   * (null: unknown, e.g. a snapshot taken before attestation existed, so nothing to check).
+   */
+  generation: z.number().int().nonnegative().default(0),
+  snapshotGenerations: z.record(z.string(), z.number().int().positive()).default({}),
+  expectedGeneration: z.number().int().nonnegative().nullable().default(null),
   /** Consecutive failed starts (reset by a successful one): the retry backoff grows with it. */
   failedStarts: z.number().int().nonnegative().default(0),
 });

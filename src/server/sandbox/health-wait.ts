@@ -19,6 +19,9 @@ export type HealthOutcome =
       phases: HealthPhases;
     };
 
+/** How long the health wait polls at its finest cadence before slowing down. */
+export const FAST_POLL_WINDOW_MS = 2_000;
+
 export interface HealthWaitOptions {
   budgetMs: number;
   pollMs: number;
@@ -79,7 +82,9 @@ export async function waitForHealth(
     } catch (err) {
       lastError = `the agent's readiness check failed: ${(err as Error).message}`;
     }
-    await new Promise((r) => setTimeout(r, opts.pollMs));
+    // Fine-grained while a wake normally completes, then 5× coarser for long (first) starts.
+    const every = since() < FAST_POLL_WINDOW_MS ? opts.pollMs : opts.pollMs * 5;
+    await new Promise((r) => setTimeout(r, every));
   }
   return {
     ok: false,

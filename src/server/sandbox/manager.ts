@@ -1,6 +1,7 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
+import { nextGeneration, savedGeneration } from "./attestation";
 import { Coalescer } from "./coalesce";
 import {
   errorMessage,
@@ -16,6 +17,7 @@ import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
+import { writeGenerationMarker } from "./save-state";
 import { replanOnChange } from "./scheduled-wake";
 import { sidecarClient } from "./sidecar-client";
 import { sidecarAnswers } from "./sidecar-probe";
@@ -139,8 +141,14 @@ export class SandboxLifecycleManager {
         const cur = await this.cell.read();
         if (cur.value.status !== "running" || !cur.value.sandboxId)
           return { status: "not-running" } as const;
-        const snap = await (await this.d.provider.get(cur.value.sandboxId)).snapshot();
-        await this.cell.patch(cur, { snapshotId: snap.id });
+        const sandbox = await this.d.provider.get(cur.value.sandboxId);
+        const generation = nextGeneration(cur.value);
+        await writeGenerationMarker(sandbox, generation, this.d.clock());
+        const snap = await sandbox.snapshot();
+        await this.cell.patch(cur, {
+          snapshotId: snap.id,
+          ...savedGeneration(cur.value, generation, snap.id),
+        });
         await recordEvent(this.d, {
           type: "snapshot.taken",
           sandboxId: cur.value.sandboxId,

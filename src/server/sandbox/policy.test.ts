@@ -96,6 +96,23 @@ describe("decideHeartbeat", () => {
       { action: "stop-failed", reason: "daemon failed after 5 restarts" },
     ],
     [
+      "running a sandbox that reports another save than expected → stop, no snapshot",
+      state({ expectedGeneration: 4 }),
+      { generation: 3, lastChangedAt: NOW },
+      null,
+      {
+        action: "stop-failed",
+        reason: "restore attestation failed: found generation 3, expected generation 4",
+      },
+    ],
+    [
+      "a sandbox reporting the expected save is judged as usual",
+      state({ expectedGeneration: 4 }),
+      { generation: 4 },
+      null,
+      { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" },
+    ],
+    [
       "idle → sleep",
       state(),
       {},

@@ -1,5 +1,6 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { ExtendReason, InstanceState } from "../domain/instance-state";
+import { attest } from "./attestation";
 
 /**
  * Pure lifecycle decisions: state, input and `now` in → decision out. No I/O here; the
@@ -122,6 +123,13 @@ export function decideHeartbeat(
   }
   if (hb.daemonStatus === "failed") {
     return { action: "stop-failed", reason: `daemon failed after ${hb.daemonRestarts} restarts` };
+  }
+  // Restore attestation: a running sandbox holding another save than expected (e.g. one a
+  // repair marked running without the start's check) is stopped without a snapshot, so the
+  // wrong state never becomes the newest save.
+  const attested = attest(state.expectedGeneration, hb.generation);
+  if (!attested.ok) {
+    return { action: "stop-failed", reason: `restore attestation failed: ${attested.message}` };
   }
   const reason = activeReason(
     {

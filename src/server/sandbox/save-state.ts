@@ -1,3 +1,4 @@
+import { formatGenerationMarker, GENERATION_FILE } from "../../protocol/generation";
 import type { ManagedSandbox } from "../providers/types";
 import { errorMessage, type LifecycleDeps, recordEvent, sleepMs } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
@@ -24,6 +25,7 @@ export async function saveState(
   d: LifecycleDeps,
   lock: HeldLock,
   sandbox: ManagedSandbox,
+  generation: number,
 ): Promise<Saved> {
   const caps = d.provider.capabilities;
   const saving = caps.resumable ? "save (stop)" : "snapshot";
@@ -32,6 +34,8 @@ export async function saveState(
   for (let attempt = 1; attempt <= d.timings.snapshotAttempts; attempt++) {
     await lock.confirm();
     try {
+      // Restore attestation: the save carries its generation (a save it can't mark is a failed attempt).
+      await writeGenerationMarker(sandbox, generation, d.clock());
       if (caps.resumable) {
         await sandbox.stop();
         return { ok: true, snapshotId: null, savedSandboxId: sandbox.id, stopped: true };
@@ -50,4 +54,18 @@ export async function saveState(
     }
   }
   return { ok: false, errors };
+}
+
+/**
+ * Writes the generation marker the sidecar reads when this save is brought back
+ * (docs/lifecycle.md, "Restore attestation"). ClawRun writes it, not the agent: the agent's
+ * files cannot vouch for themselves.
+ */
+export async function writeGenerationMarker(
+  sandbox: ManagedSandbox,
+  generation: number,
+  now: number,
+): Promise<void> {
+  const marker = formatGenerationMarker({ generation, sandboxId: sandbox.id, writtenAt: now });
+  await sandbox.writeFiles([{ path: GENERATION_FILE, content: marker }]);
 }

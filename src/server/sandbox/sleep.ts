@@ -1,3 +1,4 @@
+import { nextGeneration, savedGeneration } from "./attestation";
 import type { LifecycleDeps } from "./deps";
 import { applyRetention, recordAwake, stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
@@ -44,7 +45,8 @@ export async function snapshotAndStop(
   // nothing reaches a daemon whose state is being captured (the loss window).
   await d.inbox.settle();
   const sandbox = await d.provider.get(sandboxId);
-  const saved = await saveState(d, lock, sandbox);
+  const generation = nextGeneration(cur.value);
+  const saved = await saveState(d, lock, sandbox, generation);
   const snapshotMs = d.clock() - t0;
   if (!saved.ok) {
     const error = `snapshot failed ${saved.errors.length} times (${saved.errors.at(-1)}); the sandbox keeps running so no state is lost`;
@@ -64,7 +66,11 @@ export async function snapshotAndStop(
   cur = await cell.transition(
     cur,
     "stopping",
-    { snapshotId, savedSandboxId: saved.savedSandboxId },
+    {
+      snapshotId,
+      savedSandboxId: saved.savedSandboxId,
+      ...savedGeneration(cur.value, generation, saved.snapshotId),
+    },
     { reason: `${what}; stopping`, details: { snapshotMs } },
   );
   const hookErrors = await registerAll(d.hooks);

@@ -1,15 +1,13 @@
-import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import { errorMessage, type LifecycleDeps, startupBudgetMs } from "./deps";
-import { waitForHealth } from "./health-wait";
+import { attest, expectedGeneration } from "./attestation";
+import { bringUp } from "./bring-up";
+import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { obtainSandbox } from "./obtain-sandbox";
-import { launchSidecar, provisionFiles } from "./provisioning";
-import { sidecarClient } from "./sidecar-client";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
-import { planWake, type WakeRequest } from "./wake-plan";
+import { planWake, type WakePlan, type WakeRequest } from "./wake-plan";
 
 export type StartOutcome =
   | { status: "running"; sandboxId: string; timings: Record<string, number> }
@@ -18,6 +16,8 @@ export type StartOutcome =
 /**
  * docs/lifecycle.md, "Start and wake" steps 2–6, with the lifecycle lock already held (step 1). The state must
  * be at rest (uninitialized, sleeping, failed). Every exit leaves a state the tick can repair.
+ * A restored sandbox that fails restore attestation is stopped and the next older snapshot
+ * tried, as for one that cannot be restored at all.
  */
 export async function startSandbox(
   d: LifecycleDeps,
@@ -45,82 +45,103 @@ export async function startSandbox(
   });
   if (plan.kind === "refuse") return fail(d, cell, cur, null, plan.reason);
 
-  const createStarted = d.clock();
-  const got = await obtainSandbox(d, lock, plan);
-  if (!got.ok) {
-    if (!got.stateGone) return fail(d, cell, cur, null, got.error);
-    const lost = { at: d.clock(), sandboxId: cur.value.savedSandboxId ?? "(unknown)" };
-    return fail(d, cell, cur, null, got.error, { lost, savedSandboxId: null });
-  }
-  const { sandbox, restoredFrom } = got;
-  timings.createMs = d.clock() - createStarted;
-
-  cur = await cell.patch(cur, {
-    sandboxId: sandbox.id,
-    sandboxCreatedAt: sandbox.createdAt,
-    ttlDeadline: sandbox.createdAt + sandbox.timeout,
-    snapshotId:
-      plan.kind === "fresh" ? null : plan.kind === "resume" ? cur.value.snapshotId : restoredFrom,
-    savedSandboxId: null,
-  });
-  try {
-    let mark = d.clock();
-    await lock.confirm();
-    const files = await provisionFiles({
-      sandbox,
-      agent: d.agent,
-      parentUrl: d.publicUrl,
-      tools: d.config.sandbox.tools,
-      heartbeatIntervalMs: d.timings.heartbeatIntervalMs,
-      sidecarTimings: d.sidecarTimings,
-    });
-    await sandbox.writeFiles(files);
-    timings.provisionMs = d.clock() - mark;
-
-    mark = d.clock();
-    await lock.confirm();
-    await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id), d.protectionBypass);
-    timings.sidecarStartMs = d.clock() - mark;
-    cur = await cell.transition(
-      cur,
-      "starting",
-      {},
-      { reason: "sidecar launched; waiting for the daemon" },
+  let attempt: Exclude<WakePlan, { kind: "refuse" }> = plan;
+  for (;;) {
+    const createStarted = d.clock();
+    const got = await obtainSandbox(d, lock, attempt);
+    if (!got.ok) {
+      if (!got.stateGone) return fail(d, cell, cur, null, got.error);
+      const lost = { at: d.clock(), sandboxId: cur.value.savedSandboxId ?? "(unknown)" };
+      return fail(d, cell, cur, null, got.error, { lost, savedSandboxId: null });
+    }
+    const { sandbox, restoredFrom } = got;
+    timings.createMs = d.clock() - createStarted;
+    const expected = expectedGeneration(
+      cur.value,
+      got.resumed
+        ? { kind: "resume" }
+        : restoredFrom
+          ? { kind: "restore", snapshotId: restoredFrom }
+          : { kind: "fresh" },
     );
+    // A failed start after a resume keeps the stopped sandbox as the agent's saved state.
+    const keepSaved = { savedSandboxId: got.resumed ? sandbox.id : null };
 
-    // Health, then the agent's own readiness, both through the sidecar's signed door.
-    const door = sidecarClient(sandbox, d.masterSecret);
-    const agentReady = d.agent.ready?.bind(d.agent);
-    const health = await waitForHealth(door, {
-      budgetMs: startupBudgetMs(d),
-      pollMs: d.timings.healthPollMs,
-      ready: agentReady && ((signal) => agentReady(door, signal)),
+    cur = await cell.patch(cur, {
+      sandboxId: sandbox.id,
+      sandboxCreatedAt: sandbox.createdAt,
+      ttlDeadline: sandbox.createdAt + sandbox.timeout,
+      snapshotId:
+        plan.kind === "fresh" ? null : plan.kind === "resume" ? cur.value.snapshotId : restoredFrom,
+      savedSandboxId: null,
+      expectedGeneration: expected,
     });
-    timings.healthyMs = health.waitedMs;
-    if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
-    if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
-    if (!health.ok) throw new Error(health.reason);
+    try {
+      const up = await bringUp(d, cell, lock, sandbox, cur, timings);
+      cur = up.cur;
+      if (!up.health.ok) throw new Error(up.health.reason);
 
-    const hookErrors = await teardownAll(d.hooks);
-    timings.totalMs = d.clock() - t0 + lockWaitMs;
-    cur = await cell.transition(
-      cur,
-      "running",
-      { hooksRegistered: false, error: null, lost: null, failedStarts: 0 },
-      {
-        reason: got.resumed
-          ? `running, resumed ${sandbox.id}`
+      const verdict = attest(expected, up.health.health.generation);
+      if (!verdict.ok) {
+        const what = got.resumed
+          ? `resumed sandbox ${sandbox.id}`
           : restoredFrom
-            ? `running, restored from ${restoredFrom}`
-            : "running, fresh",
-        details: { timings, hookErrors, restoredFrom, resumed: got.resumed },
-      },
-    );
-    return { status: "running", sandboxId: sandbox.id, timings };
-  } catch (err) {
-    await stopQuietly(d, sandbox);
-    return fail(d, cell, await cell.read(), sandbox.id, `start failed: ${errorMessage(err)}`);
+            ? `snapshot ${restoredFrom}`
+            : `new sandbox ${sandbox.id}`;
+        await recordEvent(d, {
+          type: "restore.generation-mismatch",
+          level: "error",
+          sandboxId: sandbox.id,
+          message: `${what} is not the save ClawRun expected: ${verdict.message}; not used`,
+          details: { expected: verdict.expected, found: verdict.found, snapshotId: restoredFrom },
+        });
+        await stopQuietly(d, sandbox);
+        const rest = attempt.kind === "restore" ? olderCandidates(attempt, restoredFrom) : [];
+        if (rest.length > 0) {
+          attempt = { kind: "restore", candidates: rest };
+          cur = await cell.transition(
+            cur,
+            "creating",
+            { sandboxId: null },
+            { reason: `${what} failed restore attestation; trying an older snapshot` },
+          );
+          continue;
+        }
+        const error = `${what} failed restore attestation (${verdict.message}); it was stopped and the agent's state is kept — restore an earlier snapshot or "start fresh"`;
+        return fail(d, cell, await cell.read(), sandbox.id, error, keepSaved);
+      }
+
+      const hookErrors = await teardownAll(d.hooks);
+      timings.totalMs = d.clock() - t0 + lockWaitMs;
+      cur = await cell.transition(
+        cur,
+        "running",
+        { hooksRegistered: false, error: null, lost: null, failedStarts: 0 },
+        {
+          reason: got.resumed
+            ? `running, resumed ${sandbox.id}`
+            : restoredFrom
+              ? `running, restored from ${restoredFrom}`
+              : "running, fresh",
+          details: { timings, hookErrors, restoredFrom, resumed: got.resumed, expected },
+        },
+      );
+      return { status: "running", sandboxId: sandbox.id, timings };
+    } catch (err) {
+      await stopQuietly(d, sandbox);
+      const error = `start failed: ${errorMessage(err)}`;
+      return fail(d, cell, await cell.read(), sandbox.id, error, keepSaved);
+    }
   }
+}
+
+/** The candidates after the one just tried (the plan lists them newest first). */
+function olderCandidates(
+  attempt: { kind: "restore"; candidates: string[] },
+  tried: string | null,
+): string[] {
+  const at = tried === null ? -1 : attempt.candidates.indexOf(tried);
+  return at < 0 ? [] : attempt.candidates.slice(at + 1);
 }
 
 async function fail(
@@ -135,7 +156,13 @@ async function fail(
   await cell.transition(
     cur,
     "failed",
-    { ...AT_REST, error, failedStarts: cur.value.failedStarts + 1, ...patch },
+    {
+      ...AT_REST,
+      error,
+      failedStarts: cur.value.failedStarts + 1,
+      expectedGeneration: null,
+      ...patch,
+    },
     { reason: error, level: "error", details: { sandboxId } },
   );
   return { status: "failed", error };

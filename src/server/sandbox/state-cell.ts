@@ -18,6 +18,9 @@ export const INITIAL_STATE: InstanceState = {
   lastExtend: null,
   cronDueAt: null,
   lost: null,
+  generation: 0,
+  snapshotGenerations: {},
+  expectedGeneration: null,
   failedStarts: 0,
 };
 

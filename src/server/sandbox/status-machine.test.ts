@@ -16,6 +16,7 @@ describe("status machine", () => {
     ["stopping", "failed"],
     ["failed", "creating"],
     ["running", "sleeping"],
+    ["starting", "creating"],
   ] as const)("allows %s → %s", (from, to) => {
     expect(canTransition(from, to)).toBe(true);
   });

@@ -9,7 +9,8 @@ const TRANSITIONS: Record<InstanceStatus, readonly InstanceStatus[]> = {
   uninitialized: ["creating"],
   // A failed create/restore ends in `failed`; a repaired stuck create goes back to rest.
   creating: ["starting", "failed", "sleeping", "uninitialized"],
-  starting: ["running", "failed", "sleeping", "uninitialized"],
+  // starting → creating: a restored sandbox failed restore attestation; an older snapshot is tried.
+  starting: ["running", "failed", "sleeping", "uninitialized", "creating"],
   // running → sleeping/failed/uninitialized: the sandbox died under us (native TTL, host
   // restart); reconcile notices and comes to rest (docs/lifecycle.md, "When state is lost").
   running: ["snapshotting", "stopping", "sleeping", "failed", "uninitialized"],

@@ -193,6 +193,21 @@ describe("local provider housekeeping", () => {
     expect((await provider.list()).length).toBe(before);
   });
 
+  it("does not wait for the watchdog to boot, and a watchdog that dies at boot leaves the sandbox not running", async () => {
+    const crashing = join(stateDir, "crashing-watchdog.js");
+    writeFileSync(crashing, "process.exit(1)");
+    const broken = new LocalProvider({ stateDir, logger, watchdogBundle: crashing });
+    const s = await broken.create({ timeoutMs: 60_000, ports: [] });
+    made.push(s);
+    // Its identity is recorded at spawn (pid + start time), before its Node.js has booted.
+    expect(readJson(layoutOf(s).watchdog, processIdentitySchema)).not.toBeNull();
+    await waitFor(
+      "the unguarded sandbox to stop counting as running",
+      () => s.status !== "running",
+    );
+    expect(["stopped", "failed"]).toContain(s.status);
+  });
+
   it.each([
     [{ networkPolicy: "deny-all" as const }, UnsupportedNetworkPolicyError],
     [{ networkPolicy: { allow: ["example.com"] } }, UnsupportedNetworkPolicyError],

@@ -138,7 +138,7 @@ export class LocalProvider implements SandboxProvider {
         writeJsonAtomic(layout.meta, meta);
         return meta;
       });
-      await launchWatchdog(
+      launchWatchdog(
         layout,
         this.opts.watchdogBundle ?? bundlePath("localWatchdog"),
         this.hostEnv().PATH,

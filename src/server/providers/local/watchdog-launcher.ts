@@ -1,28 +1,32 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ProviderError } from "../types";
-import { isSameProcessAlive } from "./proc";
+import { isSameProcessAlive, readStat } from "./proc";
 import {
   type ProcessIdentity,
   processIdentitySchema,
   readJson,
   type SandboxLayout,
+  writeJsonAtomic,
 } from "./sandbox-meta";
 
 /**
  * Starts the sandbox's watchdog as its own session, detached and unref'd with output to a
- * log file, so it outlives the server; waits until it has announced itself in
- * watchdog.json, which proves the bundle runs and the TTL is enforced before create() returns.
+ * log file, so it outlives the server, and records its identity (pid + start time, fixed at
+ * fork) in watchdog.json at once. Wake speed: create() no longer waits for the watchdog's
+ * Node.js to boot (the slowest part of a local restore); from this moment the sandbox
+ * counts as guarded while that process lives, and a watchdog that dies at boot leaves the
+ * sandbox reported `failed` (processes unguarded) or `stopped`, which the lifecycle handles
+ * like any dead sandbox. The TTL is minutes; the boot takes milliseconds.
  */
-export async function launchWatchdog(
+export function launchWatchdog(
   layout: SandboxLayout,
   bundle: string,
   /** PATH for the watchdog: it needs nothing else (the server's secrets stay out of it). */
   path: string,
-  handshakeTimeoutMs = 10_000,
-): Promise<ProcessIdentity> {
+): ProcessIdentity {
   if (!existsSync(bundle)) {
     throw new ProviderError(
       `${bundle} is missing: run "npm run bundle" (npm run dev/build do it for you)`,
@@ -30,9 +34,9 @@ export async function launchWatchdog(
   }
   mkdirSync(layout.logs, { recursive: true });
   const logFd = openSync(join(layout.logs, "watchdog.log"), "a", 0o600);
-  let exitCode: number | null = null;
   // Only what node needs: the server's secrets stay out of it.
   const env: Record<string, string> = { PATH: path };
+  let pid: number | undefined;
   try {
     const child = spawn(process.execPath, [bundle, layout.dir], {
       cwd: layout.dir,
@@ -40,27 +44,28 @@ export async function launchWatchdog(
       detached: true,
       stdio: ["ignore", logFd, logFd],
     });
-    child.once("exit", (code) => {
-      exitCode = code ?? 1;
-    });
-    child.once("error", () => {
-      exitCode = 127;
-    });
+    child.once("error", () => {}); // no pid: reported below; the log file has the rest
     child.unref();
+    pid = child.pid;
+    // Its boot overlaps the agent's start on a busy machine: let the agent have the CPU first.
+    if (pid !== undefined) lowerPriority(pid);
   } finally {
     closeSync(logFd);
   }
-  const until = Date.now() + handshakeTimeoutMs;
-  while (Date.now() < until && exitCode === null) {
-    const identity = readJson(layout.watchdog, processIdentitySchema);
-    if (identity && isSameProcessAlive(identity)) return identity;
-    await sleep(10);
+  const stat = pid === undefined ? null : readStat(pid);
+  if (!stat) throw new ProviderError("the sandbox watchdog could not be started");
+  const identity: ProcessIdentity = { pid: stat.pid, startTime: stat.startTime };
+  writeJsonAtomic(layout.watchdog, identity);
+  return identity;
+}
+
+/** Niceness 10: still scheduled within milliseconds, far inside a TTL of minutes. */
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, 10);
+  } catch {
+    // not permitted here: it runs at normal priority, which is only slower to wake
   }
-  throw new ProviderError(
-    exitCode === null
-      ? `the sandbox watchdog did not start within ${handshakeTimeoutMs} ms`
-      : `the sandbox watchdog exited with code ${exitCode}; see ${join(layout.logs, "watchdog.log")}`,
-  );
 }
 
 /** Asks the watchdog to exit (it would anyway, seeing the sandbox stopped, within one poll). */
