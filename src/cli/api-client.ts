@@ -108,7 +108,18 @@ export class ApiClient {
         "unreachable",
       );
     }
-    const text = await res.text().catch(() => "");
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      // Ctrl-C (or the timeout) can land while the body is still arriving.
+      if (this.interrupt?.aborted) throw interrupted();
+      throw new CliError(
+        EXIT.unreachable,
+        `the answer from ${where} broke off: ${why(err)}`,
+        "unreachable",
+      );
+    }
     const json = parseJson(text);
     if (res.status === 401) {
       const error = apiErrorSchema.safeParse(json);

@@ -17,6 +17,8 @@ interface Conversation {
   waiting: Map<string, ReplyTarget>;
   timer: ReturnType<typeof setInterval>;
   startedAt: number;
+  /** Indicator calls still on their way to the platform. */
+  inFlight: Set<Promise<void>>;
 }
 
 /**
@@ -39,20 +41,25 @@ export class WaitingIndicators {
         waiting: new Map([[target.messageId, target]]),
         timer,
         startedAt: this.o.clock(),
+        inFlight: new Set(),
       });
       this.fire(target);
     }
     return {
-      stop: async () => this.replied(target),
+      stop: () => this.replied(target),
     };
   }
 
-  /** The reply to this message is going out: it no longer needs the indicator. */
-  replied(target: Pick<ReplyTarget, "conversation" | "messageId">): void {
+  /**
+   * The reply to this message is going out: it no longer needs the indicator. When that ends
+   * the conversation's indicator, this resolves once the calls already sent have landed, so a
+   * reply sent afterwards is never followed by a stray "typing…".
+   */
+  async replied(target: Pick<ReplyTarget, "conversation" | "messageId">): Promise<void> {
     const c = this.conversations.get(target.conversation);
     if (!c) return;
     c.waiting.delete(target.messageId);
-    if (c.waiting.size === 0) this.end(target.conversation);
+    if (c.waiting.size === 0) await this.end(target.conversation);
   }
 
   /** Conversations with an indicator showing (for tests and status). */
@@ -72,17 +79,22 @@ export class WaitingIndicators {
     if (newest) this.fire(newest);
   }
 
-  private end(conversation: string): void {
+  private async end(conversation: string): Promise<void> {
     const c = this.conversations.get(conversation);
     if (!c) return;
     clearInterval(c.timer);
     this.conversations.delete(conversation);
+    await Promise.all(c.inFlight);
   }
 
   private fire(target: ReplyTarget): void {
-    this.o.pulse(target).catch((err: unknown) => {
+    const c = this.conversations.get(target.conversation);
+    const call = this.o.pulse(target).catch((err: unknown) => {
       // Cosmetic: a missed indicator must never hold up or fail the delivery.
       this.o.logger.debug({ err: (err as Error).message }, "waiting indicator not shown");
     });
+    if (!c) return;
+    c.inFlight.add(call);
+    void call.finally(() => c.inFlight.delete(call));
   }
 }

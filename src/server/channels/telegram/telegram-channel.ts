@@ -111,7 +111,7 @@ export class TelegramChannel implements Channel {
 
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
-    this.indicators.replied(to);
+    await this.indicators.replied(to);
     const parts = splitReply(text, TELEGRAM_TEXT_LIMIT);
     if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     let chatId = meta.chatId;

@@ -107,7 +107,7 @@ export class WhatsappChannel implements Channel {
 
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
-    this.indicators.replied(to);
+    await this.indicators.replied(to);
     const parts = splitReply(text, WHATSAPP_TEXT_LIMIT);
     if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     await sendInParts({
