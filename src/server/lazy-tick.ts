@@ -1,12 +1,9 @@
 import type { AppContext } from "./context";
 import type { RouteResult } from "./http/route";
 
-type LazyTickContext = Pick<
-  AppContext,
-  "env" | "store" | "manager" | "logger" | "clock" | "timings"
->;
+type LazyTickContext = Pick<AppContext, "env" | "store" | "manager" | "logger" | "timings">;
 
-/** Store key that spaces lazy ticks out across all function instances. */
+/** Counter that spaces lazy ticks out across all function instances. */
 const KEY = "lazy-tick";
 
 /**
@@ -15,12 +12,13 @@ const KEY = "lazy-tick";
  * dashboard view, the reconcile tick runs at most once per tick interval (a minute, the cadence
  * a per-minute cron would have had), so a sandbox that died is noticed and the cron schedule
  * kept without a timer. Locally the in-process timer ticks.
- * Costs one store read per request while spaced out.
+ * Costs one store command per request: the first hit of a tick-interval window ticks, the
+ * others return (atomic across function instances, unlike a read then a write).
  */
 export async function lazyTick(ctx: LazyTickContext): Promise<void> {
   if (ctx.env.localTick) return;
-  if ((await ctx.store.kv.get(KEY)) !== null) return;
-  await ctx.store.kv.set(KEY, String(ctx.clock()), ctx.timings.tickIntervalMs);
+  const { count } = await ctx.store.counters.hit(KEY, ctx.timings.tickIntervalMs);
+  if (count > 1) return;
   const report = await ctx.manager.tick();
   if (report.actions.length > 0 || report.errors.length > 0)
     ctx.logger.info({ actions: report.actions, errors: report.errors }, "lazy tick");
