@@ -8,6 +8,7 @@ import { createAppContext } from "../../src/server/context";
 import { LIVE_FEED, liveFeed } from "../../src/server/dashboard/live-feed";
 import { buildOverview } from "../../src/server/dashboard/overview";
 import { type CountingStore, countingStore } from "../../tests/support/counting-store";
+import { benchSource } from "./bench-source";
 
 /**
  * What the dashboard sees of a wake and a sleep (SQLite, the local provider, the echo agent,
@@ -48,14 +49,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, "clawrun.json"), "{}");
   let counter: CountingStore | null = null;
   const ctx = await createAppContext({
-    source: {
-      PATH: process.env.PATH,
-      CLAWRUN_STATE_DIR: dir,
-      CLAWRUN_CONFIG: join(dir, "clawrun.json"),
-      CLAWRUN_PUBLIC_URL: "http://127.0.0.1:1",
-      CLAWRUN_SECRET: randomBytes(24).toString("hex"),
-      CLAWRUN_LOCAL_TICK: "0",
-    },
+    source: benchSource(dir, { CLAWRUN_SECRET: randomBytes(24).toString("hex") }),
     logger: pino({ level: "silent" }),
     wrapStore: (s) => {
       counter = countingStore(s);

@@ -17,6 +17,7 @@ import { RedisStore } from "../../src/server/store/redis-store";
 import { TcpRequester } from "../../src/server/store/tcp-requester";
 import { startRedisServer } from "../../tests/support/redis-server";
 import { CountingRequester } from "../../tests/support/store-cost";
+import { benchSource } from "./bench-source";
 
 /**
  * 100 heartbeats a second for 60 s through the heartbeat route (production handler behind a
@@ -68,15 +69,7 @@ async function main(): Promise<void> {
   const tcp = new TcpRequester(redis.url);
   const counting = new CountingRequester(tcp);
   const ctx = await createAppContext({
-    source: {
-      PATH: process.env.PATH,
-      CLAWRUN_STATE_DIR: dir,
-      CLAWRUN_CONFIG: join(dir, "clawrun.json"),
-      CLAWRUN_PUBLIC_URL: "http://127.0.0.1:1",
-      CLAWRUN_SECRET: MASTER,
-      CLAWRUN_LOCAL_TICK: "0",
-      REDIS_URL: redis.url,
-    },
+    source: benchSource(dir, { CLAWRUN_SECRET: MASTER, REDIS_URL: redis.url }),
     logger: pino({ level: "silent" }),
     // The same adapter the app builds for REDIS_URL, with a counter on its requests.
     wrapStore: () =>

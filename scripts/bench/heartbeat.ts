@@ -11,6 +11,7 @@ import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler"
 import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
 import { type CountingStore, countingStore } from "../../tests/support/counting-store";
 import { startRedisServer } from "../../tests/support/redis-server";
+import { benchSource } from "./bench-source";
 
 /**
  * Heartbeat handling as the route does it (size limit, signature with the per-sandbox
@@ -26,17 +27,12 @@ async function run(label: string, env: Record<string, string>, dir: string, exte
   let counter: CountingStore | null = null;
   writeFileSync(join(dir, "clawrun.json"), JSON.stringify({ sandbox: { activeDuration: 300 } }));
   const ctx = await createAppContext({
-    source: {
-      PATH: process.env.PATH,
-      CLAWRUN_STATE_DIR: dir,
-      CLAWRUN_CONFIG: join(dir, "clawrun.json"),
-      CLAWRUN_PUBLIC_URL: "http://127.0.0.1:1",
+    source: benchSource(dir, {
       CLAWRUN_SECRET: MASTER,
-      CLAWRUN_LOCAL_TICK: "0",
       // The "extend" case keeps the buffer above the TTL so every heartbeat extends.
       CLAWRUN_TIMINGS: JSON.stringify({ ttlBufferMs: extend ? 1e12 : 1 }),
       ...env,
-    },
+    }),
     logger: pino({ level: "silent" }),
     wrapStore: (s) => {
       counter = countingStore(s);

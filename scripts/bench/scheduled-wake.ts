@@ -11,6 +11,7 @@ import type { RouteResult } from "../../src/server/http/route";
 import { startTickLoop } from "../../src/server/tick-loop";
 import { type FakeQStash, startFakeQStash } from "../../tests/support/fake-qstash";
 import { freePort } from "../../tests/support/free-port";
+import { benchSource } from "./bench-source";
 
 /**
  * A sleeping agent's cron job with no timer in the server (Vercel's Hobby plan): one-shot
@@ -65,14 +66,10 @@ async function run(mode: "qstash" | "local timer", qstash: FakeQStash) {
   let ctx: AppContext | null = null;
   const { url, server } = await serve(() => ctx as AppContext, calls);
   ctx = await createAppContext({
-    source: {
-      PATH: process.env.PATH,
-      CLAWRUN_STATE_DIR: dir,
-      CLAWRUN_CONFIG: join(dir, "clawrun.json"),
+    source: benchSource(dir, {
       CLAWRUN_PUBLIC_URL: url,
-      CLAWRUN_LOCAL_TICK: "0",
       ...(mode === "qstash" ? qstash.env : {}),
-    },
+    }),
     logger: pino({ level: "silent" }),
   });
   const loop = mode === "local timer" ? startTickLoop(ctx.manager, ctx.timings, ctx.logger) : null;
