@@ -135,7 +135,12 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
           const file = join(root, id, "root", "logs", "sidecar.log");
           if (existsSync(file)) seen.push(readFileSync(file, "utf8"));
         }
-        return seen.some((l) => /refusing zeroclaw-[a-z0-9_]+-unknown-linux-gnu\.tar\.gz/.test(l));
+        // Both lines: the refusal is logged a moment before the launcher reports the step failed.
+        return seen.some(
+          (l) =>
+            /refusing zeroclaw-[a-z0-9_]+-unknown-linux-gnu\.tar\.gz/.test(l) &&
+            l.includes("clawrun launcher: zeroclaw install step 1/1 failed"),
+        );
       },
       30_000,
       50,
@@ -143,7 +148,7 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
     const outcome = await waking;
     expect(outcome).toMatchObject({ status: "failed" });
     expect((outcome as { error: string }).error).toMatch(/daemon failed after 5 restarts/);
-    const log = seen.at(-1) ?? "";
+    const log = seen.find((l) => l.includes("install step 1/1 failed")) ?? "";
     expect(log).toMatch(/SHA-256 is [0-9a-f]{64}, expected 0{64}/);
     expect(log).toContain("clawrun launcher: zeroclaw install step 1/1 failed (exit 1)");
     expect(log).not.toContain("zeroclaw stand-in: gateway on");

@@ -186,14 +186,31 @@ export class CommandRunner {
     }
   }
 
+  /**
+   * Signals the command's process group. A kill right after the start can land before the
+   * wrapper has set its trap (the wrapper dies, no exit file) or before it has started the
+   * command (the trap swallows it): so the signal is repeated until the command has exited,
+   * and a wrapper that died of it is recorded as killed by that signal (128 + n, as a shell
+   * reports it). Bounded: 2 s.
+   */
   kill(cmd: EmuCommand, signal: number): void {
     const pid = cmd.detached?.pid;
     if (cmd.exitCode !== null || !pid) return;
-    try {
-      process.kill(-pid, signal); // the wrapper leads the command's process group
-    } catch {
-      // already gone
-    }
+    const until = Date.now() + 2_000;
+    const send = (): void => {
+      this.settle(cmd);
+      if (cmd.exitCode !== null) return;
+      try {
+        process.kill(-pid, signal); // the wrapper leads the command's process group
+      } catch {
+        // The whole group is gone without an exit file: the wrapper died of the signal.
+        cmd.exitCode = 128 + signal;
+        cmd.durationMs = Date.now() - cmd.startedAt;
+        return;
+      }
+      if (Date.now() < until) setTimeout(send, POLL_MS).unref();
+    };
+    send();
   }
 }
 
