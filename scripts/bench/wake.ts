@@ -4,6 +4,7 @@ import { waitFor } from "../../tests/support/free-port";
 import { instanceStatus, operatorGet, sendMessage } from "../../tests/support/messages";
 import { ensureNextBuild } from "../../tests/support/next-build";
 import { startVercelSandboxEmulator } from "../../tests/support/vercel-sandbox-emulator";
+import { spawnAnchor } from "./spawn-anchor";
 
 /**
  * Message → agent for a SLEEPING instance, against the production server (real sidecar, echo
@@ -12,7 +13,9 @@ import { startVercelSandboxEmulator } from "../../tests/support/vercel-sandbox-e
  * both modes through the real SDK against the API emulator, which runs the same local
  * processes behind it — so the difference is the SDK's and the API's own overhead per phase).
  * Each round puts the agent to sleep through the operator API first, so every message
- * restores from a snapshot (or resumes the persistent sandbox).
+ * restores from a snapshot (or resumes the persistent sandbox). The anchor, measured in the same
+ * run between the providers: a bare Node HTTP server spawned until it listens (spawn-anchor.ts);
+ * the last line gives each provider's message → agent median as a multiple of it.
  *   npx tsx scripts/bench/wake.ts
  */
 const WAKES = Number(process.env.BENCH_WAKES ?? 20);
@@ -102,7 +105,11 @@ async function measure(provider: string): Promise<Record<string, number>[]> {
 async function main() {
   ensureNextBuild();
   const results = new Map<string, Record<string, number>[]>();
-  for (const p of PROVIDERS) results.set(p, await measure(p));
+  const anchor: number[] = [];
+  for (const p of PROVIDERS) {
+    anchor.push(...(await spawnAnchor(WAKES)));
+    results.set(p, await measure(p));
+  }
   console.log(`wake on message: ${WAKES} wakes each (echo agent, sqlite); median / p95 ms\n`);
   console.log(`| phase            | ${PROVIDERS.map((p) => p.padEnd(19)).join(" | ")} |`);
   console.log(`| ---------------- | ${PROVIDERS.map(() => "-".repeat(19)).join(" | ")} |`);
@@ -112,6 +119,14 @@ async function main() {
       return `${p50.toFixed(0)} / ${p95.toFixed(0)}`.padEnd(19);
     });
     console.log(`| ${phase.padEnd(16)} | ${cells.join(" | ")} |`);
+  }
+  const floor = stats(anchor);
+  console.log(
+    `\nanchor, same run: bare Node spawn → listening ${floor.p50.toFixed(0)} / ${floor.p95.toFixed(0)} ms (${anchor.length} spawns)`,
+  );
+  for (const p of PROVIDERS) {
+    const { p50 } = stats((results.get(p) ?? []).map((r) => r["message → agent"] as number));
+    console.log(`${p}: message → agent p50 = ${(p50 / floor.p50).toFixed(1)}× the anchor`);
   }
 }
 
