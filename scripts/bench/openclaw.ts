@@ -15,7 +15,8 @@ import { startReplyReceiver } from "../../tests/support/reply-receiver";
  * wake-to-reply, median and p95 over BENCH_WAKES (default 10) wakes from a snapshot, and the
  * snapshot itself (size, time to take). The first start (install + start) is reported once.
  *   npx tsx scripts/bench/openclaw.ts
- * The npm cache is $CLAWRUN_OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw.
+ * The npm cache is $CLAWRUN_OPENCLAW_NPM_CACHE, else ~/.cache/clawrun/npm-openclaw
+ * (tests/openclaw/openclaw-cache.ts).
  */
 const WAKES = Number(process.env.BENCH_WAKES ?? 10);
 const MODEL_KEY = "sk-bench-model-key";

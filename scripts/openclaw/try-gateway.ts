@@ -10,7 +10,8 @@
  *      under another path, starts again and shows the same conversation continues.
  *
  *   npx tsx scripts/openclaw/try-gateway.ts [--cache DIR] [--keep] [--idle SECONDS]
- * Default cache: $CLAWRUN_OPENCLAW_NPM_CACHE or /work/.cache/npm-openclaw. Prints timings and sizes.
+ * Default cache: $CLAWRUN_OPENCLAW_NPM_CACHE, else ~/.cache/clawrun/npm-openclaw (or under
+ * $XDG_CACHE_HOME): tests/openclaw/openclaw-cache.ts. Prints timings and sizes.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -30,6 +31,7 @@ import {
   OPENCLAW_VERSION,
   openclawPaths,
 } from "../../src/server/agents/openclaw/install-tool";
+import { openclawNpmCache } from "../../tests/openclaw/openclaw-cache";
 import { startFakeOpenAI } from "../../tests/support/fake-openai";
 import { freePort } from "../../tests/support/free-port";
 import { startGateway, waitForStatus200 } from "./gateway-process";
@@ -39,7 +41,7 @@ const run = promisify(execFile);
 const args = process.argv.slice(2);
 const cacheDir = args.includes("--cache")
   ? (args[args.indexOf("--cache") + 1] ?? "")
-  : (process.env.CLAWRUN_OPENCLAW_NPM_CACHE ?? "/work/.cache/npm-openclaw");
+  : openclawNpmCache();
 const keep = args.includes("--keep");
 /** Seconds of idleness to watch for file writes after the second reply (in 30 s windows). */
 const idleSeconds = args.includes("--idle") ? Number(args[args.indexOf("--idle") + 1]) : 30;

@@ -35,6 +35,11 @@ describe("modelChoiceSchema", () => {
       /http\(s\) URL/,
     ],
     [
+      { provider: "openai-compatible", baseUrl: "not a url", model: "m", apiKey: { fromEnv: "K" } },
+      ["baseUrl"],
+      /http\(s\) URL/,
+    ],
+    [
       { provider: "openai", model: "m", apiKey: { fromEnv: "1BAD" } },
       ["apiKey", "fromEnv"],
       /environment variable name/,
@@ -80,6 +85,29 @@ describe("the flat model keys of an agent section", () => {
     expect(issue?.path).toEqual(["baseUrl"]);
     expect(issue?.message).toMatch(message);
   });
+
+  it.each([
+    "http://127.0.0.1:11434",
+    "https://llm.example.com/v1/",
+    "https://llm.example.com/v1/chat/completions",
+    "https://llm.example.com/v1?key=x",
+  ])("refuses a baseUrl that does not end at /v1: %s", (baseUrl) => {
+    const raw = { provider: "openai-compatible", model: "m", apiKey: key, baseUrl };
+    const issues = flat.safeParse(raw).error?.issues ?? [];
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.path).toEqual(["baseUrl"]);
+    expect(issues[0]?.message).toBe(
+      `expected the base URL up to and including /v1, such as https://llm.example.com/v1 (the agent adds /chat/completions), got ${JSON.stringify(baseUrl)}`,
+    );
+  });
+
+  it.each(["http://127.0.0.1:11434/v1", "https://proxy.example.com/openai/v1"])(
+    "accepts a baseUrl that ends at /v1: %s",
+    (baseUrl) => {
+      const raw = { provider: "openai-compatible", model: "m", apiKey: key, baseUrl };
+      expect(flat.safeParse(raw).success).toBe(true);
+    },
+  );
 
   it("reads the key when the agent is built; unset or empty is a ConfigError naming the variable", () => {
     const choice = toModelChoice(flat.parse({ provider: "anthropic", model: "m", apiKey: key }));

@@ -18,10 +18,20 @@ const apiKeyRef = z.strictObject(
 
 const modelId = nonEmpty("a model id such as gpt-5.5 (without the provider prefix)");
 
-const httpUrl = z
+/**
+ * An OpenAI-compatible endpoint's base URL. The agents append `/chat/completions` themselves,
+ * so the URL must stop at `/v1`: a bare host or a full `/v1/chat/completions` would only fail
+ * later, inside the sandbox, as a 404 from the model server on the first message.
+ */
+const baseUrlSchema = z
   .string({ error: "expected an http(s) URL" })
   .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), {
     error: "expected an http(s) URL such as https://llm.example.com/v1",
+  })
+  // An unparsable URL is the check above's to report.
+  .refine((v) => !URL.canParse(v) || /\/v1$/.test(new URL(v).pathname + new URL(v).search), {
+    error: (issue) =>
+      `expected the base URL up to and including /v1, such as https://llm.example.com/v1 (the agent adds /chat/completions), got ${JSON.stringify(issue.input)}`,
   });
 
 export const modelChoiceSchema = z.discriminatedUnion(
@@ -32,7 +42,7 @@ export const modelChoiceSchema = z.discriminatedUnion(
     z.strictObject({
       provider: z.literal("openai-compatible"),
       /** The endpoint's base URL, up to and including `/v1` (requests go to `<baseUrl>/chat/completions`). */
-      baseUrl: httpUrl,
+      baseUrl: baseUrlSchema,
       model: modelId,
       apiKey: apiKeyRef,
     }),
@@ -56,7 +66,7 @@ export const modelChoiceShape = {
   model: modelId,
   apiKey: apiKeyRef,
   /** Only for "openai-compatible": the endpoint's base URL, up to and including `/v1`. */
-  baseUrl: httpUrl.optional(),
+  baseUrl: baseUrlSchema.optional(),
 };
 
 type FlatChoice = {

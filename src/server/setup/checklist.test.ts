@@ -88,8 +88,14 @@ describe("setupChecklist", () => {
     };
     expect(open(telegram)).toEqual([
       { id: "channel:telegram:env", fix: "set TELEGRAM_BOT_TOKEN" },
-      { id: "channel:telegram:webhook", fix: expect.stringContaining("register telegram") },
-      { id: "channel:slack:webhook", fix: expect.stringContaining("register slack") },
+      {
+        id: "channel:telegram:webhook",
+        fix: "run: npx clawrun channels register telegram (with this deployment's environment); the platform's answer is kept 60 s, so a registration shows here up to 60 s later",
+      },
+      {
+        id: "channel:slack:webhook",
+        fix: expect.stringContaining("npx clawrun channels register slack"),
+      },
     ]);
   });
 });

@@ -4,6 +4,13 @@
  * caller gathered. `/api/health` reports it; the dashboard and the sign-in page show it.
  */
 
+/**
+ * How long the checklist reuses a platform's (and our own URL's) answer: health may be polled,
+ * and each answer costs a call to the platform. The register fix says so, because a webhook
+ * registered a moment ago still reads "not registered" until the answer expires.
+ */
+export const SETUP_ANSWER_CACHE_MS = 60_000;
+
 export interface SetupItem {
   id: string;
   label: string;
@@ -134,7 +141,7 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
         fix:
           c.webhookRegistered === true
             ? null
-            : `run: npm run channels -- register ${c.name} (with this deployment's environment)`,
+            : `run: npx clawrun channels register ${c.name} (with this deployment's environment); the platform's answer is kept ${SETUP_ANSWER_CACHE_MS / 1000} s, so a registration shows here up to ${SETUP_ANSWER_CACHE_MS / 1000} s later`,
       });
     }
   }

@@ -3,10 +3,16 @@ import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
 import { type AppContext, buildSetupProbe } from "../context";
 import { findProvider } from "../providers";
-import { type CheckResult, type SetupFacts, type SetupItem, setupChecklist } from "./checklist";
+import {
+  type CheckResult,
+  SETUP_ANSWER_CACHE_MS,
+  type SetupFacts,
+  type SetupItem,
+  setupChecklist,
+} from "./checklist";
 
-/** Platform APIs and our own URL are asked at most this often (health may be polled). */
-const CACHE_MS = 60_000;
+/** Platform APIs and our own URL are asked at most this often (the checklist's fix says so). */
+const CACHE_MS = SETUP_ANSWER_CACHE_MS;
 const TIMEOUT_MS = 3_000;
 const cache = new Map<string, { at: number; value: unknown }>();
 

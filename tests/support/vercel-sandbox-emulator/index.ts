@@ -49,6 +49,8 @@ export interface VercelSandboxEmulator {
 export interface EmulatorOptions {
   /** The plan's cap on a session's timeout. Default: Hobby's 45 minutes. */
   maxTimeoutMs?: number;
+  /** Loopback port to listen on. Default 0: a free one (tests); `npm run emulator` can fix it. */
+  port?: number;
 }
 
 export async function startVercelSandboxEmulator(
@@ -101,7 +103,11 @@ export async function startVercelSandboxEmulator(
       if (!res.headersSent) sendError(res, new EmulatedError(400, "emulator_fault", String(err)));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A fixed port may be taken: reject (the caller says so) instead of an unhandled 'error'.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", resolve);
+  });
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 

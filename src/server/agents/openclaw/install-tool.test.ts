@@ -31,12 +31,12 @@ function writeExecutable(path: string, body: string): void {
 
 describe("openclawTool", () => {
   it("pins both versions and keeps its npm cache out of the sandbox when given one", () => {
-    const tool = openclawTool({ npmCacheDir: "/work/.cache/npm-openclaw" });
+    const tool = openclawTool({ npmCacheDir: "/var/cache/clawrun/npm-openclaw" });
     expect(tool.name).toBe("openclaw");
     const all = tool.install.join("\n");
     expect(all).toContain(`"node-linux-$arch@${OPENCLAW_NODE_VERSION}"`);
     expect(all).toContain(`openclaw@${OPENCLAW_VERSION}`);
-    expect(all).toContain("--cache '/work/.cache/npm-openclaw'");
+    expect(all).toContain("--cache '/var/cache/clawrun/npm-openclaw'");
     expect(all).not.toContain("rm -rf");
     // npm with --prefix or on the new Node would miss the sandbox npm's global npmrc (registry, CA).
     expect(tool.install[0]).toContain(

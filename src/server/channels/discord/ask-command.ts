@@ -4,6 +4,11 @@ import { OptionType } from "./interaction";
 export const ASK_COMMAND_NAME = "ask";
 export const ASK_MESSAGE_OPTION = "message";
 export const ASK_FILE_OPTION = "file";
+/**
+ * The longest `/ask` message: the most Discord allows a string option (its docs and
+ * discord-api-types: max_length 1 to 6000), so ClawRun adds no limit of its own.
+ */
+export const ASK_MESSAGE_MAX_LENGTH = 6000;
 
 /**
  * The command as registered with Discord (Create Global Application Command; creating one
@@ -20,7 +25,7 @@ export const ASK_COMMAND = {
       name: ASK_MESSAGE_OPTION,
       description: "What to say to the agent",
       required: true,
-      max_length: 4000,
+      max_length: ASK_MESSAGE_MAX_LENGTH,
     },
     {
       type: OptionType.Attachment,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiBaseUrlSchema } from "../api-base-url";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { channelWebhookUrl } from "../webhook-url";
@@ -7,8 +8,12 @@ import { DiscordChannel } from "./discord-channel";
 import { discordPublicKey } from "./signature";
 
 const configSchema = z.strictObject({
-  /** Discord's HTTP API (version 10); change it only for a proxy (or a test double). */
-  apiBaseUrl: z.url({ error: "expected an http(s) URL" }).default("https://discord.com/api/v10"),
+  /** Discord's API host (ClawRun speaks API v10 under /api/v10); change it only for a proxy (or a test double). */
+  apiBaseUrl: apiBaseUrlSchema({
+    host: "https://discord.com",
+    apiPath: "/api/v10",
+    otherPath: /\/api(\/v\d+)?$/,
+  }),
   /** General Information → Application ID. */
   applicationId: z
     .string({ error: "expected the Application ID (digits)" })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiBaseUrlSchema } from "../api-base-url";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { channelWebhookUrl } from "../webhook-url";
@@ -6,8 +7,8 @@ import { SlackApi } from "./api-client";
 import { SlackChannel } from "./slack-channel";
 
 const configSchema = z.strictObject({
-  /** Slack's Web API; change it only for a proxy (or a test double). */
-  apiBaseUrl: z.url({ error: "expected an http(s) URL" }).default("https://slack.com/api"),
+  /** Slack's API host (the Web API is under /api); change it only for a proxy (or a test double). */
+  apiBaseUrl: apiBaseUrlSchema({ host: "https://slack.com", apiPath: "/api" }),
   /** Files and images: described to the agent, or refused with a note to the sender. */
   attachments: attachmentModeSchema,
   /** Posted where the reply will go while the agent wakes; the reply replaces it. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiBaseUrlSchema } from "../api-base-url";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { channelWebhookUrl } from "../webhook-url";
@@ -8,10 +9,7 @@ import { TelegramChannel } from "./telegram-channel";
 
 const configSchema = z.strictObject({
   /** The Bot API server; change it for a proxy, a self-hosted Bot API server, or tests. */
-  apiBaseUrl: z
-    .url({ error: "expected an http(s) URL" })
-    .default("https://api.telegram.org")
-    .transform((u) => u.replace(/\/+$/, "")),
+  apiBaseUrl: apiBaseUrlSchema({ host: "https://api.telegram.org" }),
   /** Photos, voice, files, stickers: described to the agent as text, or refused to the sender. */
   attachments: attachmentModeSchema,
   /** Only these chat ids reach the agent (others are ignored); absent: every chat. */

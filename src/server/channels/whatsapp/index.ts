@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiBaseUrlSchema } from "../api-base-url";
 import { attachmentModeSchema } from "../attachments";
 import type { ChannelModule } from "../types";
 import { channelWebhookUrl } from "../webhook-url";
@@ -12,10 +13,7 @@ const numericId = (what: string) =>
 
 const configSchema = z.strictObject({
   /** The Graph API host; change it for a proxy or tests. */
-  apiBaseUrl: z
-    .url({ error: "expected an http(s) URL" })
-    .default("https://graph.facebook.com")
-    .transform((u) => u.replace(/\/+$/, "")),
+  apiBaseUrl: apiBaseUrlSchema({ host: "https://graph.facebook.com" }),
   /** Graph API version used for every call. */
   apiVersion: z
     .string()
