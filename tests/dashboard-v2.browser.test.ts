@@ -1,40 +1,42 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Browser,
-  type BrowserContext,
-  chromium,
-  type Locator,
-  type Page,
-} from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBrowser } from "./support/browser";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
 import { lowContrastText } from "./support/contrast";
+import {
+  ASLEEP,
+  AWAKE,
+  DESKTOP,
+  focused,
+  PHONE,
+  signIn,
+  TRANSITION_MS,
+  textOf,
+  UI_MS,
+  watch,
+} from "./support/dashboard-page";
 import { sendMessage } from "./support/messages";
 
 /**
  * Dashboard v2 in Debian's Chromium against the production build and the local provider: the
  * top line in every state, live transitions without reload, the cost card, the getting-started
  * test message, event rows, what a restart keeps, focus after sign-in failures and dialogs,
- * the stale banner — with no console error, failed request or 5xx during the walk.
- * Screenshots at 1440×900 and 390×844, light and dark, land in test-results/screenshots.
+ * with no console error, failed request or 5xx during the walk. Screenshots at 1440×900 and
+ * 390×844, light and dark, land in test-results/screenshots. The faults (stale banner, panel
+ * errors, a wake that fails again) are in dashboard-v2-faults.browser.test.ts, so the two files
+ * run side by side.
  */
 
 const SHOTS = join("test-results", "screenshots");
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const TRANSITION_MS = 30_000;
-const UI_MS = 10_000;
 
 let browser: Browser;
 let server: ClawrunServer;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-  });
+  browser = await connectBrowser();
   server = await startClawrun({ timings: { heartbeatIntervalMs: 1000 } });
 });
 
@@ -42,45 +44,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Everything that went wrong in a page: console errors, failed requests, 5xx answers. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    // Chromium logs every 4xx answer; the walk provokes two on purpose (a wrong secret, a
-    // refused wake) and checks the page explains them. 5xx are caught below.
-    if (m.type() === "error" && !/status of 4\d\d/.test(m.text()))
-      problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => {
-    // Requests in flight (the live stream above all) are cut when a page navigates or closes.
-    if (r.failure()?.errorText === "net::ERR_ABORTED") return;
-    problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
-  });
-  page.on("response", (r) => {
-    // 5xx is a server fault; 404 a missing file (the favicon was one on every load).
-    if (r.status() >= 500 || r.status() === 404)
-      problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
-  });
-  return problems;
-}
-
-async function textOf(locator: Locator, pattern: RegExp, timeout = UI_MS): Promise<string> {
-  await locator.filter({ hasText: pattern }).first().waitFor({ timeout });
-  return (await locator.first().textContent()) ?? "";
-}
-
-async function signIn(page: Page, secret: string): Promise<void> {
-  await page.getByLabel("Operator secret").fill(secret);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return el?.dataset.testid ?? el?.id ?? el?.tagName ?? "";
-  });
 
 /** The same state at both widths, light and dark, signed in with the same cookie. */
 async function shots(context: BrowserContext, name: string, topLine: RegExp): Promise<void> {
@@ -117,9 +80,6 @@ async function shots(context: BrowserContext, name: string, topLine: RegExp): Pr
     }
   }
 }
-
-const AWAKE = /^Awake · sleeps (in ~\d+ min|at the next heartbeat)$/;
-const ASLEEP = /^Asleep since \d\d:\d\d · wakes on the next message$/;
 
 describe("dashboard v2", () => {
   it("walks the agent through every state, live, without errors", async () => {
@@ -224,125 +184,4 @@ describe("dashboard v2", () => {
       await context.close();
     }
   }, 240_000);
-
-  it("shows a sticky stale banner while the server is gone and clears it, and errors, on return", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    try {
-      await page.goto(`${server.url}/login`);
-      await signIn(page, server.secrets.admin);
-      await page.waitForURL(`${server.url}/`, { timeout: UI_MS });
-      await textOf(page.getByTestId("live-note"), /^live · updated/);
-      await textOf(page.getByTestId("top-line-text"), AWAKE, TRANSITION_MS);
-
-      await server.halt();
-      const banner = page.getByTestId("stale-banner");
-      await textOf(banner, /^Cannot reach the ClawRun server\. What you see is stale since/);
-      expect(await page.locator("main.dash.stale").count()).toBe(1);
-      // Clocks stop while stale: the status age does not move.
-      const age = await page.getByTestId("status-age").textContent();
-      await page.getByTestId("action-snapshot").click();
-      await textOf(page.getByTestId("action-error"), /Cannot reach the ClawRun server/);
-      await page.waitForTimeout(2_100);
-      expect(await page.getByTestId("status-age").textContent()).toBe(age);
-      await page.screenshot({ path: join(SHOTS, "v2-stale-desktop-light.png"), fullPage: true });
-
-      await server.resume();
-      await banner.waitFor({ state: "detached", timeout: TRANSITION_MS });
-      await textOf(page.getByTestId("live-note"), /^live · updated/);
-      expect(await page.getByTestId("action-error").textContent()).toBe("");
-      expect(await page.locator("main.dash.stale").count()).toBe(0);
-    } finally {
-      await context.close();
-    }
-  }, 120_000);
-
-  it("says so when the browser keeps no session cookie, instead of looping to sign-in", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    try {
-      // As a browser that refuses the cookie (a Secure cookie over plain http was one): the
-      // sign-in is accepted, but no cookie arrives. (route.fetch would store the real one.)
-      await page.route("**/api/auth/login", (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: "application/json",
-          body: JSON.stringify({ ok: true, expiresAt: Date.now() + 3_600_000 }),
-        }),
-      );
-      await page.goto(`${server.url}/login`);
-      await signIn(page, server.secrets.admin);
-      await textOf(page.getByTestId("login-error"), /did not keep the session cookie/);
-      expect(new URL(page.url()).pathname).toBe("/login");
-      expect(await focused(page)).toBe("login-error");
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
-
-  it("a panel whose request fails shows its own error, never a page-wide one", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    try {
-      await page.goto(`${server.url}/login`);
-      await signIn(page, server.secrets.admin);
-      await page.waitForURL(`${server.url}/`, { timeout: UI_MS });
-      // The log refuses (as it did while a snapshot was taken); everything else answers.
-      await page.route("**/api/sandbox/logs", (route) =>
-        route.fulfill({
-          status: 500,
-          contentType: "application/json",
-          body: JSON.stringify({ error: { code: "internal", message: "internal error" } }),
-        }),
-      );
-      await page.reload();
-      await textOf(page.getByTestId("logs-error"), /^Could not load the log: Internal error$/);
-      await textOf(page.getByTestId("top-line-text"), AWAKE, TRANSITION_MS);
-      await page.getByTestId("snapshots-table").waitFor({ timeout: UI_MS });
-      expect(await page.getByTestId("stale-banner").count()).toBe(0);
-      expect(await page.getByText("Could not refresh").count()).toBe(0);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
-});
-
-describe("a wake that fails again", () => {
-  // Its own server: an agent whose daemon never listens, and a short health budget.
-  let failing: ClawrunServer;
-  beforeAll(async () => {
-    failing = await startClawrun({
-      config: { agent: { type: "command", command: "sleep", args: ["600"] } },
-      timings: { healthBudgetMs: 1_500 },
-    });
-  });
-  afterAll(async () => {
-    await failing?.stop();
-  });
-
-  it("says so beside the button, and the top line offers Wake", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    try {
-      await page.goto(`${failing.url}/login`);
-      await signIn(page, failing.secrets.admin);
-      await page.waitForURL(`${failing.url}/`, { timeout: UI_MS });
-      await page.getByTestId("top-line-fix").click();
-      await textOf(page.getByTestId("top-line-text"), /^Failed: Start failed: /, TRANSITION_MS);
-      expect(await page.getByTestId("top-line-fix").textContent()).toBe("Wake");
-      await textOf(page.getByTestId("action-error"), /^Start failed: Start failed: /);
-      // Pressing Wake in the failed state: it tries, fails again, and says so.
-      const before = await page.getByTestId("transition-trail").textContent();
-      await page.getByTestId("top-line-fix").click();
-      await page.waitForFunction(
-        (b) => document.querySelector('[data-testid="transition-trail"]')?.textContent !== b,
-        before,
-        { timeout: TRANSITION_MS },
-      );
-      await textOf(page.getByTestId("action-error"), /^Wake failed: Start failed: /, TRANSITION_MS);
-      await textOf(page.getByTestId("transition-trail"), /failed .*→ creating .*→ failed/);
-    } finally {
-      await context.close();
-    }
-  }, 90_000);
 });

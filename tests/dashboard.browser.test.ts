@@ -1,14 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Locator,
-  type Page,
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
 } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBrowser } from "./support/browser";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
 
 /**
@@ -28,18 +28,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBrowser } from "./support/browser";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
 import { type RedisServer, startRedisServer } from "./support/redis-server";
 import { startUpstashRestProxy, type UpstashRestProxy } from "./support/upstash-rest-proxy";
@@ -27,10 +28,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   redis = await startRedisServer();
   upstash = await startUpstashRestProxy(redis.url);
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-  });
+  browser = await connectBrowser();
 });
 
 afterAll(async () => {
