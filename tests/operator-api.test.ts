@@ -110,8 +110,15 @@ describe("without credentials", () => {
   });
 });
 
+// A wrong bearer is a guess of ADMIN_SECRET and counts toward the sign-in lock-out (10 per 15
+// minutes, tests/auth/operator-auth.test.ts): this file stays below it (7 here, 1 sign-in).
+const WRONG_BEARER = [
+  ...READS.map((path) => ({ method: "GET" as const, path, body: undefined })),
+  { method: "POST" as const, path: "/api/sandbox/start", body: {} },
+];
+
 describe("with a wrong bearer token", () => {
-  it.each(ALL)("$method $path $body → 401", async (r) => {
+  it.each(WRONG_BEARER)("$method $path $body → 401", async (r) => {
     const res = await call(r.method, r.path, {
       body: r.body,
       headers: { authorization: "Bearer not-the-admin-secret" },
@@ -237,8 +244,15 @@ describe("sign-in and sign-out", () => {
   });
 
   it("sign-out clears the cookie", async () => {
+    // Its own session: sign-out revokes the one it ends, and the tests below use sessionCookie.
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ secret: server.secrets.admin }),
+    });
+    const own = (login.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
     const r = await call("POST", "/api/auth/logout", {
-      headers: { cookie: sessionCookie, origin: server.url },
+      headers: { cookie: own, origin: server.url },
     });
     expect(r.status).toBe(200);
     const cleared = r.headers.getSetCookie().find((c) => c.startsWith("clawrun_session="));

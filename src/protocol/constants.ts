@@ -24,6 +24,22 @@ export function resolveListenPort(
   return port;
 }
 
+/**
+ * Where the sidecar's door listens. The local provider maps the door to 127.0.0.1 on the
+ * host the sandbox shares (docs/local-provider.md, "Ports") and says so with
+ * CLAWRUN_LISTEN_HOST=127.0.0.1; unset (Vercel), the door binds every interface because the
+ * platform routes the sandbox's exposed port to it from outside the microVM.
+ */
+export const LISTEN_HOST_ENV = "CLAWRUN_LISTEN_HOST";
+
+export function resolveListenHost(env: Record<string, string | undefined>): string {
+  const raw = env[LISTEN_HOST_ENV];
+  if (raw === undefined || raw === "") return "0.0.0.0";
+  if (!/^[0-9a-fA-F.:]+$/.test(raw))
+    throw new Error(`${LISTEN_HOST_ENV}: expected an IP address, got "${raw}"`);
+  return raw;
+}
+
 /** Environment variable that carries the sidecar's heartbeat secret (never argv; docs/sidecar.md). */
 export const HB_SECRET_ENV = "CLAWRUN_HB_SECRET";
 

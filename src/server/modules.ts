@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { type AppEnv, EnvError } from "../config/env";
+import type { AppEnv } from "../config/env";
 import { ConfigError } from "../config/load-config";
 import type { ClawrunConfig } from "../config/schema";
 import { findAgent } from "./agents";
@@ -10,7 +10,7 @@ import { CHANNELS } from "./channels";
 import { MisconfiguredChannel } from "./channels/misconfigured-channel";
 import type { Channel, ChannelKv } from "./channels/types";
 import { channelWebhookUrl } from "./channels/webhook-url";
-import { findProvider } from "./providers";
+import { resolveProviderSetup } from "./providers/provider-setup";
 import type { SandboxProvider } from "./providers/types";
 import type { KvStore } from "./store/types";
 
@@ -21,17 +21,10 @@ import type { KvStore } from "./store/types";
  */
 
 export function buildProvider(cfg: ClawrunConfig, env: AppEnv, logger: Logger): SandboxProvider {
-  const name = cfg.sandbox.provider;
-  const module = findProvider(name);
-  if (!module)
-    throw new ConfigError([`clawrun.json: sandbox.provider: unknown provider "${name}"`]);
-  const config = parseSection(module.configSchema, cfg.sandbox[name], `sandbox.${name}`);
-  const credentials = env.moduleEnv(module.envSchema);
-  if (!credentials.ok)
-    throw new EnvError(credentials.problems.map((p) => `${p} (the ${name} provider needs it)`));
+  const { module, config, credentials } = resolveProviderSetup(cfg, env);
   return module.create({
     config,
-    env: credentials.value,
+    env: credentials,
     instance: cfg.instance.name,
     stateDir: env.stateDir,
     logger,

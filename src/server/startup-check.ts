@@ -2,6 +2,7 @@ import { type AppEnv, EnvError, readEnv, SECRET_NAMES } from "../config/env";
 import { ConfigError } from "../config/load-config";
 import { MissingSecretsError } from "../config/secrets";
 import { loadClawrunConfig } from "./config-schema";
+import { resolveProviderSetup } from "./providers/provider-setup";
 
 /**
  * The start-up validation of the environment and clawrun.json, shared by the preflight of
@@ -18,9 +19,17 @@ export function checkStartup(
 ): StartupCheck {
   try {
     const env = readEnv(source, cwd);
-    const { path } = loadClawrunConfig(env.configPath);
+    const { path, config } = loadClawrunConfig(env.configPath);
+    const problems: string[] = [];
     const missing = SECRET_NAMES.filter((n) => env.givenSecrets[n] === undefined);
-    if (env.onVercel && missing.length > 0) throw new MissingSecretsError(missing);
+    if (env.onVercel && missing.length > 0) problems.push(new MissingSecretsError(missing).message);
+    // The provider's credentials, checked exactly as the server checks them when it starts.
+    try {
+      resolveProviderSetup(config, env);
+    } catch (err) {
+      problems.push(...startupProblems(err));
+    }
+    if (problems.length > 0) return { ok: false, problems };
     return { ok: true, env, configPath: path };
   } catch (err) {
     return { ok: false, problems: startupProblems(err) };

@@ -37,7 +37,8 @@ export const DEFAULT_LOG_TAIL_BYTES = 64 * 1024;
  * and `/daemon/<path>` forwarded to the daemon on loopback. Every request is checked against
  * the per-sandbox secret first (method, path and body are signed); anything unsigned, forged
  * or stale is a 401 naming the header, before the body is even read when headers are missing.
- * Binds 0.0.0.0 because the platform routes the sandbox's exposed port to it from outside.
+ * Binds 0.0.0.0 on Vercel, where the platform routes the sandbox's exposed port to it from
+ * outside, and loopback on the local provider (resolveListenHost in src/protocol/constants.ts).
  */
 export function createDoorServer(opts: DoorOptions): Server {
   const server = createServer((req, res) => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { BYPASS_HEADER, resolveListenPort } from "../protocol/constants";
+import { BYPASS_HEADER, resolveListenHost, resolveListenPort } from "../protocol/constants";
 import { DAEMON_HOST } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
@@ -45,6 +45,7 @@ export async function startSidecar(
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
   const healthPort = resolveListenPort(config.healthPort, env);
+  const healthHost = resolveListenHost(env);
   const childEnv = buildChildEnv({ base: env, root: config.root, extra: config.daemon.env });
   const spec = daemonSpawnSpec(config.root, config.daemon, env);
   // A daemon spawned ahead of the sidecar is kept only if it is exactly the one we would spawn.
@@ -87,14 +88,14 @@ export async function startSidecar(
     },
   });
   try {
-    await listen(server, healthPort);
+    await listen(server, healthPort, healthHost);
   } catch (err) {
     adopted?.child.kill("SIGKILL");
-    log.error(`door cannot listen on port ${healthPort}: ${(err as Error).message}`);
+    log.error(`door cannot listen on ${healthHost}:${healthPort}: ${(err as Error).message}`);
     log.close();
     throw err;
   }
-  log.info(`door (health, logs, delivery) on 0.0.0.0:${healthPort}`);
+  log.info(`door (health, logs, delivery) on ${healthHost}:${healthPort}`);
 
   // 2. Supervisor.
   supervisor = new Supervisor({

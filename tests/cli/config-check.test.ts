@@ -2,7 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
+import { EnvError } from "../../src/config/env";
+import { createAppContext } from "../../src/server/context";
 import { clawrun } from "../support/cli";
 
 /**
@@ -77,6 +80,29 @@ describe("clawrun config check", () => {
     const j = await clawrun(["config", "check", "--json"], env);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toEqual({ ok: false, problems: problems(start.stderr) });
+  });
+
+  it("the vercel provider with only VERCEL_TOKEN: exit 1 naming what the server names", async () => {
+    const env = { ...deployment({ sandbox: { provider: "vercel" } }), VERCEL_TOKEN: "tok_123" };
+    const check = await clawrun(["config", "check"], env);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe("");
+    const lines = problems(check.stderr);
+    expect(lines).toEqual([
+      "environment: VERCEL_TEAM_ID is not set (set together with VERCEL_TOKEN (all three or none)) (the vercel provider needs it)",
+      "environment: VERCEL_PROJECT_ID is not set (set together with VERCEL_TOKEN (all three or none)) (the vercel provider needs it)",
+    ]);
+    expect(problems(preflight(env).stderr)).toEqual(lines);
+    // The server, built from the same file and environment, refuses with the same lines.
+    const server = await createAppContext({
+      logger: pino({ level: "silent" }),
+      source: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    }).then(
+      (ctx) => ctx.close().then(() => null),
+      (err: unknown) => err,
+    );
+    expect(server).toBeInstanceOf(EnvError);
+    expect((server as EnvError).problems).toEqual(lines);
   });
 
   it("a valid clawrun.json: exit 0, and nothing written (no secrets generated)", async () => {

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_PORTS } from "../../src/protocol/constants";
 import { CommandAgent } from "../../src/server/agents/command/command-agent";
@@ -72,6 +74,30 @@ function listeners(port: number): string[] {
   );
 }
 
+/** The machine's own IPv4 addresses other than loopback (e.g. its LAN address). */
+function nonLoopbackAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+    .map((a) => (a as { address: string }).address);
+}
+
+/** Whether a TCP connection to address:port is accepted. */
+function connects(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: 2_000 });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 describe("the sidecar is the sandbox's only door (local provider)", () => {
   it("ClawRun reaches the sandbox only at the sidecar's port; the daemon binds loopback, is not exposed, and unsigned requests are refused", async () => {
     const asked: number[] = [];
@@ -97,6 +123,14 @@ describe("the sidecar is the sandbox's only door (local provider)", () => {
     // The daemon's real port, given to it in the sandbox's environment, listens on 127.0.0.1 only.
     const daemonPort = Number(sandbox.baseEnv[`CLAWRUN_PORT_${SANDBOX_PORTS.daemon}`]);
     expect(listeners(daemonPort)).toEqual(["0100007F"]);
+
+    // The door too (docs/local-provider.md: exposed ports are mapped on 127.0.0.1): the host's
+    // other addresses do not reach it.
+    const doorPort = Number(sandbox.hostPorts[String(SANDBOX_PORTS.sidecar)]);
+    expect(listeners(doorPort)).toEqual(["0100007F"]);
+    for (const address of nonLoopbackAddresses())
+      expect(await connects(address, doorPort), `${address}:${doorPort}`).toBe(false);
+    expect(await connects("127.0.0.1", doorPort)).toBe(true);
 
     const door = sandbox.domain(SANDBOX_PORTS.sidecar);
     for (const path of ["/health", "/logs?tail=100", "/daemon/message"]) {

@@ -17,6 +17,7 @@ const INPUTS = [
   "src",
   "next.config.ts",
   "instrumentation.ts",
+  "proxy.ts",
   "package-lock.json",
   "tsconfig.json",
 ];

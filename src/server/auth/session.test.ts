@@ -10,6 +10,7 @@ describe("operator sessions", () => {
     expect(await verifySession(token, secrets, T + 60)).toEqual({
       ok: true,
       expiresAt: (T + SESSION_TTL_SECONDS) * 1000,
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(await verifySession(token, secrets, T + SESSION_TTL_SECONDS + 1)).toEqual({
       ok: false,
@@ -32,6 +33,12 @@ describe("operator sessions", () => {
     expect((await verifySession(token, { ...secrets, clawrunSecret: "d".repeat(32) }, T)).ok).toBe(
       false,
     );
+  });
+
+  it("gives every session its own id (what sign-out revokes)", async () => {
+    const a = await verifySession(await issueSession(secrets, T), secrets, T);
+    const b = await verifySession(await issueSession(secrets, T), secrets, T);
+    expect(a.ok && b.ok && a.id !== b.id).toBe(true);
   });
 
   it("rejects a tampered payload", async () => {

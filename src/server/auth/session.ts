@@ -1,7 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { deriveKey } from "./derive-key";
 
-/** Operator sessions: a signed JWT in an httpOnly cookie. */
+/**
+ * Operator sessions: a signed JWT in an httpOnly cookie. The signature proves who issued it;
+ * whether it was signed out since is the store's to say (revocation.ts).
+ */
 export const SESSION_COOKIE = "clawrun_session";
 /** Documented in the README: operators sign in again after 12 hours. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -15,17 +19,21 @@ export async function issueSession(
   secrets: { clawrunSecret: string; adminSecret: string },
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<string> {
-  return new SignJWT({ role: "operator" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + SESSION_TTL_SECONDS)
-    .setAudience("clawrun-dashboard")
-    .sign(sessionKey(secrets.clawrunSecret, secrets.adminSecret));
+  return (
+    new SignJWT({ role: "operator" })
+      .setProtectedHeader({ alg: "HS256" })
+      // The session's id: sign-out revokes exactly this session (revocation.ts).
+      .setJti(randomUUID())
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + SESSION_TTL_SECONDS)
+      .setAudience("clawrun-dashboard")
+      .sign(sessionKey(secrets.clawrunSecret, secrets.adminSecret))
+  );
 }
 
 export type SessionCheck =
-  | { ok: true; expiresAt: number }
-  | { ok: false; reason: "missing" | "expired" | "invalid" };
+  | { ok: true; expiresAt: number; id: string }
+  | { ok: false; reason: "missing" | "expired" | "invalid" | "revoked" };
 
 export async function verifySession(
   token: string | undefined,
@@ -43,9 +51,10 @@ export async function verifySession(
         currentDate: new Date(nowSeconds * 1000),
       },
     );
-    if (payload.role !== "operator" || typeof payload.exp !== "number")
+    // A token without an id cannot be revoked, so it is not accepted (made before sign-out revoked).
+    if (payload.role !== "operator" || typeof payload.exp !== "number" || !payload.jti)
       return { ok: false, reason: "invalid" };
-    return { ok: true, expiresAt: payload.exp * 1000 };
+    return { ok: true, expiresAt: payload.exp * 1000, id: payload.jti };
   } catch (err) {
     return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
   }

@@ -3,4 +3,4 @@ import { route } from "@/src/server/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request, ctx) => signOut(request, ctx));
+export const POST = route((request, ctx) => signOut(request, ctx));

@@ -152,13 +152,21 @@ describe("local ports: exposed vs internal (the daemon's, behind the sidecar's d
     for (const s of [a, b]) {
       expect(s.domain(3001)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(() => s.domain(3000)).toThrow(/port 3000 of sandbox .* is internal/);
-      expect(Object.keys(s.baseEnv).sort()).toEqual(["CLAWRUN_PORT_3000", "CLAWRUN_PORT_3001"]);
+      expect(Object.keys(s.baseEnv).sort()).toEqual([
+        "CLAWRUN_LISTEN_HOST",
+        "CLAWRUN_PORT_3000",
+        "CLAWRUN_PORT_3001",
+      ]);
+      expect(s.baseEnv.CLAWRUN_LISTEN_HOST).toBe("127.0.0.1");
     }
     // Read back from disk by another provider object (e.g. after a server restart): same answer.
     const again = await new LocalProvider({ stateDir, logger }).get(a.id);
     expect(() => again.domain(3000)).toThrow(/internal/);
     expect(again.baseEnv).toEqual(a.baseEnv);
-    const hostPorts = [a, b].flatMap((s) => Object.values(s.baseEnv));
+    const hostPorts = [a, b].flatMap((s) => [
+      s.baseEnv.CLAWRUN_PORT_3000,
+      s.baseEnv.CLAWRUN_PORT_3001,
+    ]);
     expect(new Set(hostPorts).size).toBe(4);
   });
 });

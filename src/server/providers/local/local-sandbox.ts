@@ -3,7 +3,7 @@ import { mkdir, open, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "pino";
 import type { NetworkPolicy } from "../../../config/schema";
-import { portEnvName } from "../../../protocol/constants";
+import { LISTEN_HOST_ENV, portEnvName } from "../../../protocol/constants";
 import {
   type CommandResult,
   type DetachedCommand,
@@ -86,7 +86,11 @@ export class LocalSandbox implements ManagedSandbox {
     this.id = deps.meta.id;
     this.createdAt = deps.meta.createdAt;
     this.root = deps.layout.root;
-    this.baseEnv = Object.freeze(portEnv({ ...deps.meta.internalPorts, ...deps.meta.ports }));
+    this.baseEnv = Object.freeze({
+      ...portEnv({ ...deps.meta.internalPorts, ...deps.meta.ports }),
+      // Sandboxes share the host's network: the door listens on loopback, where it is mapped.
+      [LISTEN_HOST_ENV]: "127.0.0.1",
+    });
     this.labels = Object.freeze({ ...deps.meta.labels });
     this.hostPorts = Object.freeze({ ...deps.meta.ports });
     this.internalHostPorts = Object.freeze({ ...deps.meta.internalPorts });
