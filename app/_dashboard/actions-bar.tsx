@@ -1,6 +1,7 @@
 "use client";
 
 import type { ConfirmRequest } from "./confirm-dialog";
+import { mainAction } from "./headline";
 import { KeptNote } from "./kept-note";
 import type { Overview, SnapshotInfo } from "./types";
 import type { Actions } from "./use-actions";
@@ -36,6 +37,9 @@ export function ActionsBar({
     if (ok) await actions.run("Stop", "/api/sandbox/stop");
   };
 
+  // The main button offers what the top line offers (Start fresh when the state is gone).
+  const main = overview ? mainAction(overview, Date.now()) : { label: "Wake", body: {} };
+
   const fresh = async () => {
     const ok = await confirm({
       title: "Start fresh?",
@@ -64,13 +68,11 @@ export function ActionsBar({
           type="button"
           disabled={locked || !resting}
           onClick={() =>
-            actions.run(status === "uninitialized" ? "Start" : "Wake", "/api/sandbox/start", {
-              body: {},
-            })
+            main.body.fresh ? fresh() : actions.run(main.label, "/api/sandbox/start", { body: {} })
           }
           data-testid="action-start"
         >
-          {status === "uninitialized" ? "Start" : "Wake"}
+          {main.label}
         </button>
         <button
           type="button"

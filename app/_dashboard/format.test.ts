@@ -10,6 +10,7 @@ import {
   formatRestingOutlook,
   formatSleepOutlook,
   formatStatusAge,
+  formatTrail,
   phaseTimings,
   restartChart,
   restartHistory,
@@ -154,9 +155,19 @@ describe("formatRestingOutlook", () => {
     ["sleeping", /^Asleep: .*wakes it\.$/],
     ["uninitialized", /^Never started: press Start/],
     ["failed", /last start failed.*Wake retries it/],
-    ["stopping", /^Not running \(stopping\)\.$/],
+    ["stopping", /^Going to sleep \(stopping\)\.$/],
+    ["creating", /^Waking \(creating\)\.$/],
+    // Awake before the first heartbeat: never "Not running (running)".
+    ["running", /^Awake: when it sleeps is known after its first heartbeat\.$/],
   ])("%s", (status, text) => {
     expect(formatRestingOutlook(status)).toMatch(text);
+    expect(formatRestingOutlook(status)).not.toMatch(/Not running \(/);
+  });
+
+  it("failed with its state gone: start fresh, never Wake", () => {
+    expect(formatRestingOutlook("failed", true)).toMatch(
+      /^Not running: its saved state is gone\. Start fresh/,
+    );
   });
 });
 
@@ -241,28 +252,46 @@ describe("restart history and chart", () => {
     ]);
   });
 
-  it("spans at least the last hour and scales counts to the height", () => {
-    const chart = restartChart(restartHistory(events), NOW, 300, 60);
-    expect(chart.from).toBe(NOW - H);
+  it("spans exactly the 24 h its caption names and scales counts to the height", () => {
+    const chart = restartChart(restartHistory(events), NOW, 288, 60);
+    expect(chart.from).toBe(NOW - D);
+    expect(chart.to - chart.from).toBe(D);
     expect(chart.maxRestarts).toBe(2);
+    // 288 px over 24 h: 12 px an hour, so 30, 10 and 5 min ago sit 6, 2 and 1 px from the end.
     expect(chart.marks.map((m) => [Math.round(m.x), m.y])).toEqual([
-      [150, 30],
-      [250, 0],
-      [275, 30],
+      [282, 30],
+      [286, 0],
+      [287, 30],
     ]);
   });
 
-  it("starts at the oldest restart when it is older than an hour", () => {
-    const chart = restartChart([{ at: NOW - 4 * H, restarts: 3, sandboxId: null }], NOW, 100, 10);
-    expect(chart.from).toBe(NOW - 4 * H);
+  it("a restart four hours ago sits at 20/24 of the width, not at the start", () => {
+    const chart = restartChart([{ at: NOW - 4 * H, restarts: 3, sandboxId: null }], NOW, 240, 10);
+    expect(chart.from).toBe(NOW - D);
     expect(chart.marks).toEqual([
-      { x: 0, y: 0, point: { at: NOW - 4 * H, restarts: 3, sandboxId: null } },
+      { x: 200, y: 0, point: { at: NOW - 4 * H, restarts: 3, sandboxId: null } },
     ]);
   });
 
-  it("has no marks without restarts", () => {
+  it("leaves out restarts older than the window, and has no marks without restarts", () => {
+    const old = [{ at: NOW - 2 * D, restarts: 1, sandboxId: null }];
+    expect(restartChart(old, NOW, 300, 60).marks).toEqual([]);
     const chart = restartChart([], NOW, 300, 60);
     expect(chart.marks).toEqual([]);
-    expect(chart.from).toBe(NOW - H);
+    expect(chart.from).toBe(NOW - D);
+  });
+});
+
+describe("formatTrail", () => {
+  const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
+  it("shows a status entered at no known time without a clock (never 00:00:00)", () => {
+    const trail = [
+      { status: "uninitialized", at: 0 },
+      { status: "creating", at: NOW },
+    ];
+    expect(formatTrail(trail, clock)).toBe("Recent: uninitialized → creating 10:00:00");
+  });
+  it("is empty for a single status", () => {
+    expect(formatTrail([{ status: "running", at: NOW }], clock)).toBe("");
   });
 });

@@ -147,9 +147,23 @@ export function formatSleepOutlook(
   return `Kept awake by ${describeExtendReason(forecast.reason)}; will sleep ${when} if nothing changes`;
 }
 
-/** What to expect while nothing runs (the sleep outlook's counterpart). */
-export function formatRestingOutlook(status: string): string {
+/**
+ * What to expect while no sleep forecast is known (the sleep outlook's counterpart): resting,
+ * passing between states, or awake before the first heartbeat. Never "Not running" for a
+ * status that is running.
+ */
+export function formatRestingOutlook(status: string, stateGone = false): string {
+  if (status === "failed" && stateGone)
+    return "Not running: its saved state is gone. Start fresh begins an empty agent; queued messages are kept for it.";
   switch (status) {
+    case "running":
+      return "Awake: when it sleeps is known after its first heartbeat.";
+    case "creating":
+    case "starting":
+      return `Waking (${status}).`;
+    case "snapshotting":
+    case "stopping":
+      return `Going to sleep (${status}).`;
     case "sleeping":
       return "Asleep: nothing runs and nothing is billed; a message or cron job wakes it.";
     case "uninitialized":
@@ -232,9 +246,13 @@ export interface ChartMark {
   point: RestartPoint;
 }
 
+/** The restart chart's window: its summary says "in the last 24 h", so its axis spans that. */
+export const RESTART_WINDOW_MS = 24 * HOUR;
+
 /**
- * Places restart points on a width × height chart: time on x over [from, now] (at least the
- * last hour), restart count on y from 0 at the bottom to the highest count at the top.
+ * Places restart points on a width × height chart: time on x over exactly the last 24 h
+ * (the window the caption names; older points are left out), restart count on y from 0 at
+ * the bottom to the highest count at the top.
  */
 export function restartChart(
   points: readonly RestartPoint[],
@@ -242,16 +260,28 @@ export function restartChart(
   width: number,
   height: number,
 ): { from: number; to: number; maxRestarts: number; marks: ChartMark[] } {
-  const first = points[0]?.at ?? now;
-  const from = Math.min(first, now - HOUR);
-  const span = Math.max(1, now - from);
-  const maxRestarts = Math.max(1, ...points.map((p) => p.restarts));
-  const marks = points.map((point) => ({
+  const from = now - RESTART_WINDOW_MS;
+  const span = RESTART_WINDOW_MS;
+  const shown = points.filter((p) => p.at >= from && p.at <= now);
+  const maxRestarts = Math.max(1, ...shown.map((p) => p.restarts));
+  const marks = shown.map((point) => ({
     x: ((point.at - from) / span) * width,
     y: height - (point.restarts / maxRestarts) * height,
     point,
   }));
   return { from, to: now, maxRestarts, marks };
+}
+
+/**
+ * The top line's "Recent:" trail. A status entered at no known time (the never-started state
+ * has since = 0) shows without a clock rather than as 00:00:00.
+ */
+export function formatTrail(
+  trail: readonly { status: string; at: number }[],
+  clock: (at: number) => string,
+): string {
+  if (trail.length <= 1) return "";
+  return `Recent: ${trail.map((t) => (t.at > 0 ? `${t.status} ${clock(t.at)}` : t.status)).join(" → ")}`;
 }
 
 /** "3 restarts" / "1 restart". */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
-import { headline } from "./headline";
+import { headline, mainAction } from "./headline";
 import type { Overview } from "./types";
 
 const NOW = Date.UTC(2026, 11, 1, 13, 20);
@@ -72,6 +72,42 @@ describe("headline (the top line)", () => {
       NOW,
     );
     expect(lost.fix).toEqual({ label: "Start fresh", body: { fresh: true } });
+  });
+
+  it("failed — snapshot missing: says so, offers only Start fresh, and keeps the queued messages", () => {
+    const o = overview(
+      {
+        status: "failed",
+        error: "snapshot missing: the agent's snapshot snap_1 no longer exists",
+        lost: { at: NOW - MIN, sandboxId: null, snapshotId: "snap_1" },
+      },
+      { inbox: { pending: 2, dead: 0 } },
+    );
+    const h = headline(o, NOW);
+    expect(h.text).toBe("Failed — snapshot missing");
+    expect(h.detail).toBe(
+      "(snapshot snap_1 no longer exists; Start fresh begins an empty agent; 2 queued messages kept for it)",
+    );
+    expect(h.fix).toEqual({ label: "Start fresh", body: { fresh: true } });
+    expect(h.text).not.toMatch(/wakes on the next message/);
+  });
+
+  it("the Agent card's main button agrees with the top line", () => {
+    const cases: [Partial<Overview["instance"]>, string][] = [
+      [{ status: "uninitialized" }, "Start"],
+      [{ status: "sleeping" }, "Wake"],
+      [{ status: "failed", error: "sidecar never became healthy" }, "Wake"],
+      [
+        { status: "failed", error: "x", lost: { at: NOW, sandboxId: null, snapshotId: "snap_1" } },
+        "Start fresh",
+      ],
+      [
+        { status: "failed", error: "x", lost: { at: NOW, sandboxId: "sbx_1", snapshotId: null } },
+        "Start fresh",
+      ],
+    ];
+    for (const [instance, label] of cases)
+      expect(mainAction(overview(instance), NOW).label, JSON.stringify(instance)).toBe(label);
   });
 
   it("in transition: what is happening", () => {

@@ -83,6 +83,16 @@ export function headline(o: Overview, now: number): Headline {
       countdown: null,
       fix: { label: "Start", body: {} },
     };
+  const kept = o.inbox.pending > 0 ? `; ${queued(o.inbox.pending)} kept for it` : "";
+  // The saved state is gone: nothing retries, and "start fresh" is the one way on.
+  if (i.lost?.snapshotId)
+    return {
+      tone: "bad",
+      text: "Failed — snapshot missing",
+      detail: `(snapshot ${i.lost.snapshotId} no longer exists; Start fresh begins an empty agent${kept})`,
+      countdown: null,
+      fix: START_FRESH,
+    };
   // failed: lost state can only be replaced on purpose; otherwise a plain wake retries.
   const cause = asSentence(i.error ?? i.reason).replace(/\.$/, "");
   const lost = Boolean(i.lost) || /start fresh/i.test(i.error ?? "");
@@ -91,6 +101,22 @@ export function headline(o: Overview, now: number): Headline {
     text: `Failed: ${cause}`,
     detail: o.nextRetryAt ? `(retries by itself at ${at(o.nextRetryAt)})` : "",
     countdown: null,
-    fix: lost ? { label: "Start fresh", body: { fresh: true } } : { label: "Wake", body: {} },
+    fix: lost ? START_FRESH : { label: "Wake", body: {} },
   };
+}
+
+const START_FRESH: Fix = { label: "Start fresh", body: { fresh: true } };
+
+function queued(n: number): string {
+  return `${n} queued message${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Pure: the Agent card's main button for a resting agent — the same action the top line
+ * offers, so the two never disagree (a failed agent whose state is gone says Start fresh).
+ */
+export function mainAction(o: Overview, now: number): NonNullable<Fix> {
+  if (o.instance.status === "uninitialized") return { label: "Start", body: {} };
+  if (o.instance.status === "failed") return headline(o, now).fix ?? { label: "Wake", body: {} };
+  return { label: "Wake", body: {} };
 }

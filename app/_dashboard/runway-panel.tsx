@@ -64,7 +64,8 @@ export function RunwayPanel({ overview, now }: { overview: Overview | null; now:
             </dd>
           </dl>
           <p data-testid="sleep-outlook">
-            {formatSleepOutlook(overview.forecast, now) ?? formatRestingOutlook(i.status)}
+            {formatSleepOutlook(overview.forecast, now) ??
+              formatRestingOutlook(i.status, Boolean(i.lost))}
           </p>
         </>
       ) : (

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ConfirmRequest } from "./confirm-dialog";
-import { formatDuration } from "./format";
+import { formatDuration, formatTrail } from "./format";
 import { type Fix, headline } from "./headline";
 import type { Overview, Transition } from "./types";
 import type { Actions } from "./use-actions";
@@ -86,9 +86,7 @@ export function TopLine({
         ) : null}
       </div>
       <p className="muted small num" data-testid="transition-trail">
-        {trail.length > 1
-          ? `Recent: ${trail.map((t) => `${t.status} ${CLOCK.format(t.at)}`).join(" → ")}`
-          : ""}
+        {formatTrail(trail, (at) => CLOCK.format(at))}
       </p>
       {h.countdown ? (
         <div

@@ -39,7 +39,8 @@ export function SetupChecklist({ always = false }: { always?: boolean }) {
     };
   }, []);
 
-  const open = (items ?? []).filter((i) => !i.ok);
+  // An unknown item (its check timed out) is not something to do: it is asked again shortly.
+  const open = (items ?? []).filter((i) => !i.ok && !i.unknown);
   if (!always && open.length === 0) return null;
   return (
     <section className={styles.setup} aria-labelledby="setup-title" data-testid="setup-checklist">
@@ -52,7 +53,7 @@ export function SetupChecklist({ always = false }: { always?: boolean }) {
           <p className="muted small">
             {open.length === 0
               ? "Everything is in place."
-              : `${open.length} item${open.length > 1 ? "s" : ""} to do. Set the variables in the project's settings and redeploy; this list refreshes by itself.`}
+              : `${open.length} item${open.length > 1 ? "s" : ""} to do. Set the variables (on Vercel in the project's settings, then redeploy; locally in the environment, then restart the server); this list refreshes by itself.`}
           </p>
           <ul className={styles.list}>
             {items.map((item) => (
@@ -68,17 +69,19 @@ export function SetupChecklist({ always = false }: { always?: boolean }) {
 function SetupRow({ item }: { item: SetupItem }) {
   const state = item.ok
     ? styles.ok
-    : item.need === "recommended"
+    : item.unknown || item.need === "recommended"
       ? styles.recommended
       : styles.open;
   return (
     <li className={`${styles.item} ${state}`} data-testid={`setup-${item.id}`} data-ok={item.ok}>
       <span className={styles.mark} aria-hidden="true">
-        {item.ok ? "✓" : item.need === "recommended" ? "!" : "✗"}
+        {item.ok ? "✓" : item.unknown ? "?" : item.need === "recommended" ? "!" : "✗"}
       </span>
       <span>
         {item.label}
-        <span className={styles.srOnly}>{item.ok ? " (done)" : " (to do)"}</span>
+        <span className={styles.srOnly}>
+          {item.ok ? " (done)" : item.unknown ? " (unknown)" : " (to do)"}
+        </span>
       </span>
       <span className={`${styles.detail} muted`}>{item.detail}</span>
       {item.fix ? (

@@ -21,7 +21,10 @@ export const overviewSchema = z.looseObject({
     snapshotId: z.string().nullable().optional(),
     error: z.string().nullable().optional(),
     ttlDeadline: nullableMs,
-    lost: z.looseObject({ at: ms }).nullable().optional(),
+    lost: z
+      .looseObject({ at: ms, snapshotId: z.string().nullable().optional() })
+      .nullable()
+      .optional(),
   }),
   agent: z
     .looseObject({ type: z.string(), version: z.string().nullable(), model: z.string().nullable() })

@@ -81,6 +81,25 @@ describe("format", () => {
     expect(failed.find((l) => l.startsWith("error"))).toMatch(/^error +boom$/);
   });
 
+  it("status: failed — snapshot missing names start fresh, not wake or a retry", () => {
+    const lines = formatStatus(
+      overview(
+        {
+          status: "failed",
+          since: NOW - 5_000,
+          error: "snapshot missing: …",
+          lost: { at: NOW - 5_000, snapshotId: "snap_1" },
+        },
+        { nextRetryAt: null, inbox: { pending: 1, dead: 0 } },
+      ),
+    );
+    expect(lines[0]).toMatch(
+      /^failed +— snapshot missing since 13:19:55 \(5 s\) · clawrun wake --fresh starts an empty agent \(1 queued kept for it\)$/,
+    );
+    expect(lines[0]).not.toMatch(/wakes on the next message|tries again|retries at/);
+    expect(lines).toContain("LOST      snapshot snap_1 was found missing at 13:19:55");
+  });
+
   it("events and snapshots", () => {
     expect(
       formatEvent(

@@ -46,7 +46,13 @@ export function formatStatus(o: OverviewView): string[] {
   rows.push(["instance", `${i.name} · ${i.provider} sandbox · ${agentLabel(o)}`]);
   if (i.reason) rows.push(["reason", i.reason]);
   if (i.error) rows.push(["error", i.error]);
-  if (i.lost) rows.push(["LOST", `the agent's state was lost at ${clock(i.lost.at, now)}`]);
+  if (i.lost)
+    rows.push([
+      "LOST",
+      i.lost.snapshotId
+        ? `snapshot ${i.lost.snapshotId} was found missing at ${clock(i.lost.at, now)}`
+        : `the agent's state was lost at ${clock(i.lost.at, now)}`,
+    ]);
   if (i.sandboxId) rows.push(["sandbox", i.sandboxId]);
   if (i.snapshotId) rows.push(["snapshot", i.snapshotId]);
   if (o.heartbeat && i.sandboxId) {
@@ -83,6 +89,12 @@ function headline(o: OverviewView, since: string): string {
     case "uninitialized":
       return "never started · wakes on the first message (or clawrun wake)";
     case "failed":
+      // Saved state gone: nothing retries it and a plain wake cannot help; say the one way on.
+      if (i.lost) {
+        const what = i.lost.snapshotId ? "snapshot missing" : "state lost";
+        const kept = o.inbox.pending > 0 ? ` (${o.inbox.pending} queued kept for it)` : "";
+        return `— ${what}${since} · clawrun wake --fresh starts an empty agent${kept}`;
+      }
       return o.nextRetryAt
         ? `failed${since} · retries at ${clock(o.nextRetryAt, o.now)} (or clawrun wake)`
         : `failed${since} · clawrun wake tries again`;

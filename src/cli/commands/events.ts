@@ -2,7 +2,7 @@ import { eventsSchema } from "../api-schemas";
 import { flag } from "../args";
 import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
-import { newEvents } from "../follow";
+import { type EventCursor, eventsAfter } from "../follow";
 import { formatEvent } from "../format";
 import { followPoller } from "../poll";
 
@@ -32,17 +32,18 @@ export const eventsCommand: Command = {
     const limit = flag.int(args, "limit") ?? 20;
     const interval = flag.int(args, "interval") ?? 1000;
     const api = ctx.api();
-    const seen = new Set<string>();
+    // What was printed ends at the cursor; a later, wider window prints only what lies above it.
+    let cursor: EventCursor = null;
     const print = async (n: number) => {
       const { events } = await api.get(`/api/sandbox/events?limit=${n}`, eventsSchema);
-      for (const e of newEvents(events, seen)) {
-        seen.add(e.id);
+      const next = eventsAfter(events, cursor);
+      cursor = next.cursor;
+      for (const e of next.events)
         ctx.out(ctx.json ? JSON.stringify(e) : formatEvent(e, ctx.now()));
-      }
     };
     await print(limit);
     const follow = flag.bool(args, "follow");
-    if (seen.size === 0 && !ctx.json && !follow) ctx.out("no events yet");
+    if (cursor === null && !ctx.json && !follow) ctx.out("no events yet");
     if (!follow) return EXIT.ok;
     ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
     // A window of the newest 200 events per poll: more than a second can produce.

@@ -51,7 +51,19 @@ export const instanceStateSchema = z.object({
    * earlier copy: nothing may start an empty agent in its place except an operator's
    * "start fresh" (docs/lifecycle.md, "When state is lost").
    */
-  lost: z.object({ at: epochMs, sandboxId: z.string() }).nullable().default(null),
+  lost: z
+    .object({
+      at: epochMs,
+      /** The sandbox that died unsaved (null when a snapshot went missing instead). */
+      sandboxId: z.string().nullable(),
+      /**
+       * The agent's snapshot that no longer exists (deleted on disk, expired at the provider):
+       * the state reads `failed — snapshot missing` and waits for "start fresh" like lost state.
+       */
+      snapshotId: z.string().nullable().default(null),
+    })
+    .nullable()
+    .default(null),
   /**
    * Restore attestation (docs/lifecycle.md): the generation of the newest save (0: never
    * saved), each snapshot's generation, and the generation the current sandbox must report

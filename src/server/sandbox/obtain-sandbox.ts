@@ -1,10 +1,14 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { INSTANCE_LABEL } from "../domain/sandbox-labels";
-import { type ManagedSandbox, SandboxNotFoundError } from "../providers/types";
+import {
+  type ManagedSandbox,
+  SandboxNotFoundError,
+  SnapshotNotFoundError,
+} from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
 import { nativeTtlMs } from "./policy";
-import type { WakePlan } from "./wake-plan";
+import { SNAPSHOT_MISSING, type WakePlan } from "./wake-plan";
 
 export type Obtained =
   | {
@@ -19,6 +23,8 @@ export type Obtained =
       error: string;
       /** The saved state itself is gone (not a passing provider fault). */
       stateGone: boolean;
+      /** Set when it is gone because every snapshot tried no longer exists. */
+      missingSnapshot?: string;
     };
 
 /**
@@ -56,6 +62,7 @@ export async function obtainSandbox(
   }
   const candidates = plan.kind === "restore" ? plan.candidates : [null];
   const errors: string[] = [];
+  let missing = 0;
   for (const snapshotId of candidates) {
     await lock.confirm();
     try {
@@ -71,6 +78,7 @@ export async function obtainSandbox(
       });
       return { ok: true, sandbox, restoredFrom: snapshotId, resumed: false };
     } catch (err) {
+      if (err instanceof SnapshotNotFoundError) missing++;
       const what = snapshotId ? `restore of snapshot ${snapshotId}` : "create";
       errors.push(`${what}: ${errorMessage(err)}`);
       await recordEvent(d, {
@@ -82,6 +90,16 @@ export async function obtainSandbox(
       });
     }
   }
+  // Every snapshot gone (not unreadable, not a provider fault): retrying cannot help, and only
+  // the operator may start an empty agent in its place.
+  const newest = candidates[0];
+  if (plan.kind === "restore" && newest && missing === candidates.length)
+    return {
+      ok: false,
+      stateGone: true,
+      missingSnapshot: newest,
+      error: `${SNAPSHOT_MISSING}: the agent's snapshot ${newest} no longer exists (${errors.join("; ")}); "start fresh" begins with an empty agent on purpose (queued messages are kept for it)`,
+    };
   return {
     ok: false,
     stateGone: false,

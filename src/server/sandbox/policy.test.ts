@@ -205,7 +205,7 @@ describe("mayAutoWake", () => {
     ],
     [
       "lost state never wakes by itself",
-      state({ status: "failed", since: 0, lost: { at: 0, sandboxId: "s" } }),
+      state({ status: "failed", since: 0, lost: { at: 0, sandboxId: "s", snapshotId: null } }),
       false,
     ],
   ] as const)("%s → %s", (_n, st, expected) => {

@@ -59,7 +59,7 @@ export function planRestAfterDeath(f: DeathFacts): RestPlan {
   const message = `sandbox ${sandboxId} ${f.cause} before ClawRun saved the agent's files, and no snapshot holds an earlier copy: its state is lost. ClawRun will not start an empty agent by itself; "start fresh" does so on purpose`;
   return {
     status: "failed",
-    lost: { at: f.now, sandboxId },
+    lost: { at: f.now, sandboxId, snapshotId: null },
     reason: message,
     event: { type: "state.lost", message },
   };

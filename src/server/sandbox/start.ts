@@ -43,7 +43,13 @@ export async function startSandbox(
     snapshots: caps.resumable ? [] : await d.provider.listSnapshots(),
     request: req,
   });
-  if (plan.kind === "refuse") return fail(d, cell, cur, null, plan.reason);
+  if (plan.kind === "refuse") {
+    // A missing snapshot is lost state: no retry by messages or the tick, only "start fresh".
+    const lost = plan.missingSnapshot
+      ? { at: d.clock(), sandboxId: null, snapshotId: plan.missingSnapshot }
+      : undefined;
+    return fail(d, cell, cur, null, plan.reason, lost ? { lost } : {});
+  }
 
   let attempt: Exclude<WakePlan, { kind: "refuse" }> = plan;
   for (;;) {
@@ -51,7 +57,9 @@ export async function startSandbox(
     const got = await obtainSandbox(d, lock, attempt);
     if (!got.ok) {
       if (!got.stateGone) return fail(d, cell, cur, null, got.error);
-      const lost = { at: d.clock(), sandboxId: cur.value.savedSandboxId ?? "(unknown)" };
+      const lost = got.missingSnapshot
+        ? { at: d.clock(), sandboxId: null, snapshotId: got.missingSnapshot }
+        : { at: d.clock(), sandboxId: cur.value.savedSandboxId ?? "(unknown)", snapshotId: null };
       return fail(d, cell, cur, null, got.error, { lost, savedSandboxId: null });
     }
     const { sandbox, restoredFrom } = got;

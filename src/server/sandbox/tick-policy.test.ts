@@ -125,7 +125,7 @@ describe("planTick", () => {
         state: st("failed", {
           sandboxId: null,
           since: NOW - 60 * MIN,
-          lost: { at: NOW, sandboxId: "sbx_1" },
+          lost: { at: NOW, sandboxId: "sbx_1", snapshotId: null },
         }),
         inboxPending: 4,
       },
@@ -149,7 +149,7 @@ describe("nextTickAt", () => {
     const failed = st("failed", { sandboxId: null, since: NOW, failedStarts: 2 });
     expect(nextTickAt(facts({ state: failed, inboxPending: 1 }), S)).toBe(NOW + 10_000);
     expect(nextTickAt(facts({ state: failed, inboxPending: 0 }), S)).toBeNull();
-    const lost = { ...failed, lost: { at: NOW, sandboxId: "s" } };
+    const lost = { ...failed, lost: { at: NOW, sandboxId: "s", snapshotId: null } };
     expect(nextTickAt(facts({ state: lost, inboxPending: 3 }), S)).toBeNull();
   });
   it("is a cron job's wake time while asleep and its due time while running", () => {

@@ -70,7 +70,7 @@ describe("planWake", () => {
   });
 
   it("refuses to start empty over lost state unless the operator starts fresh", () => {
-    const lost = { at: NOW, sandboxId: "sbx_1" };
+    const lost = { at: NOW, sandboxId: "sbx_1", snapshotId: null };
     const refused = planWake(facts({ state: asleep({ lost }) }));
     expect(refused.kind).toBe("refuse");
     expect(refused.kind === "refuse" && refused.reason).toMatch(/files were lost.*start fresh/);

@@ -46,6 +46,9 @@ export function admitWake(
   };
 }
 
+/** How a start that found the agent's snapshot gone begins its error (status lines key on it). */
+export const SNAPSHOT_MISSING = "snapshot missing";
+
 export type WakePlan =
   /** Start an empty agent: the first start, or the operator's "start fresh". */
   | { kind: "fresh"; reason: string }
@@ -53,7 +56,12 @@ export type WakePlan =
   | { kind: "restore"; candidates: string[] }
   /** Bring back the stopped sandbox that holds the agent's files (resumable providers). */
   | { kind: "resume"; sandboxId: string }
-  | { kind: "refuse"; reason: string };
+  | {
+      kind: "refuse";
+      reason: string;
+      /** The agent's saved state itself is gone (its snapshot missing): nothing to retry. */
+      missingSnapshot?: string;
+    };
 
 export interface WakeFacts {
   state: InstanceState;
@@ -90,13 +98,16 @@ export function planWake(f: WakeFacts): WakePlan {
   if (state.lost) {
     return {
       kind: "refuse",
-      reason: `the agent's files were lost when sandbox ${state.lost.sandboxId} died before they could be saved, and no snapshot holds an earlier copy; "start fresh" begins with an empty agent on purpose`,
+      reason: state.lost.snapshotId
+        ? `${SNAPSHOT_MISSING}: the agent's snapshot ${state.lost.snapshotId} no longer exists; "start fresh" begins with an empty agent on purpose`
+        : `the agent's files were lost when sandbox ${state.lost.sandboxId} died before they could be saved, and no snapshot holds an earlier copy; "start fresh" begins with an empty agent on purpose`,
     };
   }
   if (state.snapshotId !== null) {
     return {
       kind: "refuse",
-      reason: `the agent's snapshot ${state.snapshotId} no longer exists; "start fresh" discards its state on purpose`,
+      reason: `${SNAPSHOT_MISSING}: the agent's snapshot ${state.snapshotId} no longer exists; "start fresh" begins with an empty agent on purpose (queued messages are kept for it)`,
+      missingSnapshot: state.snapshotId,
     };
   }
   return { kind: "fresh", reason: "no saved state yet: first start" };

@@ -99,3 +99,61 @@ describe("setupChecklist", () => {
     ]);
   });
 });
+
+describe("the public-URL item (a timeout is unknown; locally the URL is not required)", () => {
+  const TIMED_OUT = { ok: false, unknown: true as const, detail: "no answer in time" };
+  const REFUSED = { ok: false, detail: "fetch failed: ECONNREFUSED" };
+  const local = {
+    ...green,
+    onVercel: false,
+    publicUrl: { url: "http://127.0.0.1:3000", reachable: OK },
+  };
+  const cases: {
+    name: string;
+    facts: SetupFacts;
+    want: { ok: boolean; unknown?: true; need: string; fix: RegExp | null };
+    complete: boolean;
+  }[] = [
+    {
+      name: "local, timed out: unknown, no fix, still complete (no 503)",
+      facts: { ...local, publicUrl: { url: local.publicUrl.url, reachable: TIMED_OUT } },
+      want: { ok: false, unknown: true, need: "recommended", fix: null },
+      complete: true,
+    },
+    {
+      name: "Vercel, timed out: unknown, no fix, still complete",
+      facts: { ...green, publicUrl: { url: green.publicUrl.url, reachable: TIMED_OUT } },
+      want: { ok: false, unknown: true, need: "required", fix: null },
+      complete: true,
+    },
+    {
+      name: "local, refused: recommended, the fix says when it matters",
+      facts: { ...local, publicUrl: { url: local.publicUrl.url, reachable: REFUSED } },
+      want: { ok: false, need: "recommended", fix: /only needed when/ },
+      complete: true,
+    },
+    {
+      name: "Vercel, refused: required, set CLAWRUN_PUBLIC_URL",
+      facts: { ...green, publicUrl: { url: green.publicUrl.url, reachable: REFUSED } },
+      want: { ok: false, need: "required", fix: /^set CLAWRUN_PUBLIC_URL/ },
+      complete: false,
+    },
+    {
+      name: "local, reachable: done",
+      facts: local,
+      want: { ok: true, need: "recommended", fix: null },
+      complete: true,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const items = setupChecklist(c.facts);
+      const item = items.find((i) => i.id === "public-url");
+      expect(item).toMatchObject({ ok: c.want.ok, need: c.want.need });
+      expect(item?.unknown).toBe(c.want.unknown);
+      if (c.want.fix === null) expect(item?.fix).toBeNull();
+      else expect(item?.fix).toMatch(c.want.fix);
+      expect(setupComplete(items)).toBe(c.complete);
+    });
+  }
+});

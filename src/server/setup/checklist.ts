@@ -15,6 +15,8 @@ export interface SetupItem {
   id: string;
   label: string;
   ok: boolean;
+  /** The check could not decide (it timed out): neither done nor to do, and no fix offered. */
+  unknown?: true;
   /** "required": the deployment does not work without it; "recommended": it works, worse. */
   need: "required" | "recommended";
   detail: string;
@@ -25,6 +27,8 @@ export interface SetupItem {
 export interface CheckResult {
   ok: boolean;
   detail: string;
+  /** No answer in time: says nothing about what was checked (check-outcome.ts). */
+  unknown?: true;
 }
 
 export interface SetupFacts {
@@ -108,19 +112,7 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
       fix: missing ? `set ${name} to at least 16 random characters (openssl rand -hex 32)` : null,
     });
   }
-  items.push({
-    id: "public-url",
-    label: "Public URL reachable",
-    need: "required",
-    ok: f.publicUrl.reachable?.ok ?? false,
-    detail: f.publicUrl.url
-      ? `${f.publicUrl.url}: ${f.publicUrl.reachable?.detail ?? "not checked"}`
-      : "no public URL: sidecars and platforms cannot reach this deployment",
-    fix:
-      (f.publicUrl.reachable?.ok ?? false)
-        ? null
-        : "set CLAWRUN_PUBLIC_URL (on Vercel the production domain is used; with Deployment Protection on, also set VERCEL_AUTOMATION_BYPASS_SECRET)",
-  });
+  items.push(publicUrlItem(f));
   items.push(cronItem(f));
   for (const c of f.channels) {
     items.push({
@@ -146,6 +138,41 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
     }
   }
   return items;
+}
+
+const PUBLIC_URL_FIX_VERCEL =
+  "set CLAWRUN_PUBLIC_URL (on Vercel the production domain is used; with Deployment Protection on, also set VERCEL_AUTOMATION_BYPASS_SECRET)";
+const PUBLIC_URL_FIX_LOCAL =
+  "only needed when sandboxes or platforms must reach this machine from elsewhere: set CLAWRUN_PUBLIC_URL to that address";
+
+/**
+ * On Vercel the sidecars and platforms reach the deployment only through its public URL, so it
+ * is required. Locally the URL defaults to this server's own loopback address, which the local
+ * provider's sidecars use, so it is only recommended. A check that timed out is unknown.
+ */
+function publicUrlItem(f: SetupFacts): SetupItem {
+  const base = {
+    id: "public-url",
+    label: "Public URL reachable",
+    need: f.onVercel ? ("required" as const) : ("recommended" as const),
+  };
+  const r = f.publicUrl.reachable;
+  if (!f.publicUrl.url)
+    return {
+      ...base,
+      ok: false,
+      detail: "no public URL: sidecars and platforms cannot reach this deployment",
+      fix: f.onVercel ? PUBLIC_URL_FIX_VERCEL : PUBLIC_URL_FIX_LOCAL,
+    };
+  const detail = `${f.publicUrl.url}: ${r?.detail ?? "not checked"}`;
+  if (r?.ok) return { ...base, ok: true, detail, fix: null };
+  if (!r || r.unknown) return { ...base, ok: false, unknown: true, detail, fix: null };
+  return {
+    ...base,
+    ok: false,
+    detail,
+    fix: f.onVercel ? PUBLIC_URL_FIX_VERCEL : PUBLIC_URL_FIX_LOCAL,
+  };
 }
 
 function providerFix(p: SetupFacts["provider"]): string | null {
@@ -175,5 +202,7 @@ function cronItem(f: SetupFacts): SetupItem {
 
 /** Whether everything the deployment needs is in place (recommended items may be open). */
 export function setupComplete(items: readonly SetupItem[]): boolean {
-  return items.every((i) => i.ok || i.need === "recommended");
+  // An unknown item (a check that timed out) does not make the deployment unready: /api/health
+  // must not answer 503 because this machine was slow to answer itself.
+  return items.every((i) => i.ok || i.unknown || i.need === "recommended");
 }

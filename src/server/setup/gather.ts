@@ -3,6 +3,7 @@ import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
 import { type AppContext, buildSetupProbe } from "../context";
 import { findProvider } from "../providers";
+import { checkFailure } from "./check-outcome";
 import {
   type CheckResult,
   SETUP_ANSWER_CACHE_MS,
@@ -20,7 +21,8 @@ async function cached<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.value as T;
   const value = await fn();
-  cache.set(key, { at: Date.now(), value });
+  // An unknown answer (timed out) is asked again next time instead of being kept for a minute.
+  if (!(value as Partial<CheckResult> | null)?.unknown) cache.set(key, { at: Date.now(), value });
   return value;
 }
 
@@ -30,7 +32,7 @@ async function timed(fn: (signal: AbortSignal) => Promise<unknown>): Promise<Che
     await fn(AbortSignal.timeout(TIMEOUT_MS));
     return { ok: true, detail: `ok in ${Date.now() - started} ms` };
   } catch (err) {
-    return { ok: false, detail: (err as Error).message };
+    return checkFailure(err);
   }
 }
 

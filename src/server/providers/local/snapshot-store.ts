@@ -86,7 +86,18 @@ export class SnapshotStore {
   async restore(id: string, dest: string): Promise<SnapshotMeta> {
     const meta = this.get(id);
     if (!meta) throw new SnapshotNotFoundError(id);
-    await extractArchive(join(this.dir, id, archiveSpec(meta.format).file), dest, meta.format);
+    const archive = join(this.dir, id, archiveSpec(meta.format).file);
+    // An archive deleted by hand is a missing snapshot (the lifecycle waits for "start fresh"),
+    // not a passing tar failure worth retrying.
+    const present = await stat(archive).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === "ENOENT") return false;
+        throw err;
+      },
+    );
+    if (!present) throw new SnapshotNotFoundError(id);
+    await extractArchive(archive, dest, meta.format);
     return meta;
   }
 
