@@ -13,7 +13,9 @@ import { startReplyReceiver } from "../../tests/support/reply-receiver";
  * OpenClaw woken by a message, against the production server (local provider, real sidecar,
  * the real openclaw package, a local fake model that answers at once): each phase of
  * wake-to-reply, median and p95 over BENCH_WAKES (default 10) wakes from a snapshot, and the
- * snapshot itself (size, time to take). The first start (install + start) is reported once.
+ * snapshot itself (size, time to take). Reported once: the first start (which builds the
+ * OpenClaw layer), the layer build itself, and a first start on the warm layer (operator
+ * "start fresh": no state, the layer already built).
  *   npx tsx scripts/bench/openclaw.ts
  * The npm cache is $CLAWRUN_OPENCLAW_NPM_CACHE, else ~/.cache/clawrun/npm-openclaw
  * (tests/openclaw/openclaw-cache.ts).
@@ -24,6 +26,7 @@ const MODEL_KEY = "sk-bench-model-key";
 type Event = { type: string; at: number; details: Record<string, unknown> };
 const PHASES = [
   "restore",
+  "layer (verify, mount)",
   "provision",
   "sidecar up",
   "gateway listening",
@@ -79,12 +82,45 @@ async function wake(server: ClawrunServer, i: number): Promise<Row> {
   const sidecarUp = (t.sidecarStartMs ?? 0) + (t.sidecarUpMs ?? 0);
   return {
     restore: t.createMs ?? 0,
+    "layer (verify, mount)": t.layerMs ?? 0,
     provision: t.provisionMs ?? 0,
     "sidecar up": sidecarUp,
     "gateway listening": (t.daemonListeningMs ?? 0) - (t.sidecarUpMs ?? 0),
     "gateway ready": (t.healthyMs ?? 0) - (t.daemonListeningMs ?? 0),
     "model reply": replied.at - running.at,
     "message → reply": replied.at - sentAt,
+  };
+}
+
+/** Operator "start fresh" (no state, warm layer), then one message: phases as for a wake. */
+async function freshStart(server: ClawrunServer): Promise<Row> {
+  const res = await fetch(`${server.url}/api/sandbox/start`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${server.secrets.admin}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ fresh: true }),
+  });
+  if (res.status !== 202)
+    throw new Error(`start fresh answered ${res.status}: ${await res.text()}`);
+  const startedAt = Date.now();
+  await waitFor("running", async () => (await instanceStatus(server)) === "running", 600_000, 200);
+  const id = "bench-fresh";
+  const sent = await sendMessage(server, { id, conversation: "fresh", text: "hello" });
+  if (sent.status !== 200) throw new Error(`expected an inline reply, got ${sent.status}`);
+  const list = await events(server);
+  const running = list.find((e) => e.type === "status.running");
+  const t = (running?.details.timings ?? {}) as Record<string, number>;
+  return {
+    restore: t.createMs ?? 0,
+    "layer (verify, mount)": t.layerMs ?? 0,
+    provision: t.provisionMs ?? 0,
+    "sidecar up": (t.sidecarStartMs ?? 0) + (t.sidecarUpMs ?? 0),
+    "gateway listening": (t.daemonListeningMs ?? 0) - (t.sidecarUpMs ?? 0),
+    "gateway ready": (t.healthyMs ?? 0) - (t.daemonListeningMs ?? 0),
+    "model reply": Date.now() - (running?.at ?? startedAt),
+    "message → reply": Date.now() - startedAt,
   };
 }
 
@@ -130,6 +166,10 @@ async function main() {
     const t0 = performance.now();
     const first = await wake(server, 0);
     const firstMs = performance.now() - t0;
+    const built = (await events(server)).find((e) => e.type === "layer.built");
+    const layerBuildMs = Number(built?.details.ms ?? Number.NaN);
+    await sleep(server);
+    const warm = await freshStart(server);
     const snaps: { ms: number; bytes: number }[] = [];
     const rows: Row[] = [];
     for (let i = 1; i <= WAKES; i++) {
@@ -143,8 +183,9 @@ async function main() {
       `OpenClaw (real package) on the local provider, fake model, ${WAKES} wakes from a snapshot`,
     );
     console.log(
-      `\nfirst start: message → reply ${(firstMs / 1000).toFixed(1)} s; install + gateway listening ${(first["gateway listening"] / 1000).toFixed(1)} s, then ready ${(first["gateway ready"] / 1000).toFixed(1)} s, first reply ${(first["model reply"] / 1000).toFixed(1)} s`,
+      `\nfirst start (cold layer): message → reply ${(firstMs / 1000).toFixed(1)} s; layer build ${(layerBuildMs / 1000).toFixed(1)} s (layer phase ${(first["layer (verify, mount)"] / 1000).toFixed(1)} s), gateway listening ${(first["gateway listening"] / 1000).toFixed(1)} s, then ready ${(first["gateway ready"] / 1000).toFixed(1)} s, first reply ${(first["model reply"] / 1000).toFixed(1)} s`,
     );
+    table("first start on the warm layer (start fresh → reply), by phase", [warm], PHASES);
     table("wake to reply, by phase", rows, PHASES);
     const size = stats(snaps.map((s) => s.bytes));
     table(

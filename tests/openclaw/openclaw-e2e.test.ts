@@ -1,5 +1,15 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -12,6 +22,7 @@ import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-o
 import { waitFor } from "../support/free-port";
 import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
 import { startReplyReceiver } from "../support/reply-receiver";
+import { sleepNow } from "../support/sleep-now";
 import { openclawNpmCache } from "./openclaw-cache";
 
 /**
@@ -66,10 +77,27 @@ const sandboxRoot = async () => {
 };
 const sandboxLog = async () =>
   readFileSync(join(await sandboxRoot(), "logs", "sidecar.log"), "utf8");
+/** The layer the running sandbox mounts (`.clawrun/layer` links to it). */
+const mountedLayer = async () => readlinkSync(join(await sandboxRoot(), ".clawrun", "layer"));
+/** Paths in a local snapshot's archive, with `tar -tv`'s type letter and link target. */
+function archiveEntries(snapshotId: string): { path: string; line: string }[] {
+  const dir = join(server.stateDir, "snapshots", snapshotId);
+  const meta = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8")) as { format: string };
+  const file = join(dir, meta.format === "tar.zst" ? "archive.tar.zst" : "archive.tar.gz");
+  const flags = meta.format === "tar.zst" ? ["--use-compress-program", "zstd -d -q"] : ["-z"];
+  const out = execFileSync("tar", [...flags, "-tvf", file], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return out
+    .trim()
+    .split("\n")
+    .map((line) => ({ line, path: line.split(/\s+/).slice(5).join(" ") }));
+}
 
 describe("OpenClaw as the agent (real package, fake model, local provider)", () => {
   it(
-    "a message wakes a never-started instance: OpenClaw installs, starts and answers through the model; the reply reaches the channel",
+    "a message wakes a never-started instance: the OpenClaw layer is built, the gateway starts from it and answers through the model; the reply reaches the channel",
     async () => {
       const res = await sendMessage(server, {
         id: "m1",
@@ -98,9 +126,15 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
         version: OPENCLAW_VERSION,
         model: "openai-compatible/fake-model",
       });
+      // The runtime is a shared layer outside the sandbox, linked in; nothing was installed inside.
+      const built = await eventsOf(server, "layer.built");
+      expect(built).toHaveLength(1);
+      const layerDir = join(server.stateDir, "layers", String(built[0]?.details.layerId));
+      expect(await mountedLayer()).toBe(layerDir);
+      expect(lstatSync(join(await sandboxRoot(), ".clawrun", "layer")).isSymbolicLink()).toBe(true);
+      expect(statSync(join(layerDir, "bin", "openclaw")).mode & 0o222).toBe(0); // read-only
       const log = await sandboxLog();
-      expect(log).toContain("clawrun launcher: openclaw is not installed: installing it");
-      expect(log).toMatch(/clawrun launcher: openclaw installed in \d+ s/);
+      expect(log).not.toContain("openclaw is not installed");
     },
     10 * 60_000,
   );
@@ -124,7 +158,7 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
   it(
     "OpenClaw's own validator accepts the config file ClawRun writes, for every provider kind",
     async () => {
-      const openclaw = join(await sandboxRoot(), ".local", "bin", "openclaw");
+      const openclaw = join(await sandboxRoot(), ".clawrun", "layer", "bin", "openclaw");
       const kinds: ModelChoice[] = [
         { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
         { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "K" } },
@@ -161,7 +195,7 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
   );
 
   it(
-    "sleeps when idle (its housekeeping writes do not keep it awake), wakes on a message without reinstalling, and the conversation continues",
+    "sleeps when idle (its housekeeping writes do not keep it awake) into a snapshot of its state only, wakes on a message on the same layer, and the conversation continues",
     async () => {
       await waitFor(
         "sleeping",
@@ -178,11 +212,48 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       expect(replyTo("m3")?.text).toContain("Who am I?");
 
       const running = (await eventsOf(server, "status.running"))[0];
-      expect(String(running?.details.restoredFrom)).toMatch(/^snap_/);
-      // The restored log holds both runs: one install, then a start that found it present.
+      const snapshotId = String(running?.details.restoredFrom);
+      expect(snapshotId).toMatch(/^snap_/);
+      // The snapshot holds the agent's state, not what it is: small, and no layer file in it.
+      const { snapshots } = await operatorGet<{ snapshots: { id: string; sizeBytes: number }[] }>(
+        server,
+        "/api/sandbox/snapshots",
+      );
+      const size = snapshots.find((x) => x.id === snapshotId)?.sizeBytes ?? Infinity;
+      expect(size).toBeLessThanOrEqual(10 * 1024 * 1024);
+      const entries = archiveEntries(snapshotId);
+      expect(entries.filter((e) => /node_modules|\.local\/lib\//.test(e.path))).toEqual([]);
+      const link = entries.find((e) => e.path.startsWith(".clawrun/layer ->"));
+      expect(link?.line.startsWith("l")).toBe(true);
+      expect(entries.some((e) => e.path.startsWith(".openclaw/openclaw.json"))).toBe(true);
+      expect(entries.some((e) => e.path.includes("openclaw-agent.sqlite"))).toBe(true);
+      // The wake reused the layer: still one build, nothing installed in the sandbox.
+      expect(await eventsOf(server, "layer.built")).toHaveLength(1);
+      expect(await eventsOf(server, "layer.rebuilt")).toHaveLength(0);
       const log = await sandboxLog();
-      expect(log.match(/openclaw is not installed: installing it/g)).toHaveLength(1);
+      expect(log).not.toContain("openclaw is not installed");
       expect(log.match(/daemon listening on port/g)?.length).toBeGreaterThanOrEqual(2);
+    },
+    12 * 60_000,
+  );
+
+  it(
+    "a layer whose files were altered is refused and rebuilt (with an event) at the next wake; the agent's state is kept",
+    async () => {
+      const layerDir = await mountedLayer();
+      const victim = join(layerDir, "openclaw", "node_modules", "openclaw", "README.md");
+      chmodSync(victim, 0o644);
+      appendFileSync(victim, "\naltered\n");
+      await sleepNow(server);
+      const res = await sendMessage(server, { id: "m4", conversation: "alice", text: "Still me?" });
+      expect(res.status).toBe(202);
+      await waitFor("the reply after the rebuild", async () => replyTo("m4"), 10 * 60_000, 500);
+      const rebuilt = await eventsOf(server, "layer.rebuilt");
+      expect(rebuilt).toHaveLength(1);
+      expect(rebuilt[0]?.message).toMatch(/content hash/);
+      expect(await mountedLayer()).toBe(layerDir); // same id: same recipe, rebuilt in place
+      expect(readFileSync(victim, "utf8")).not.toContain("altered");
+      expect(lastUserTurns().join("\n")).toContain("My name is Zed");
     },
     12 * 60_000,
   );

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -101,6 +101,8 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     for (const s of await provider.list().catch(() => [])) {
       await (await provider.get(s.id)).stop().catch(() => undefined);
     }
+    // Agent layers are read-only (even to their owner): writable again so they can be removed.
+    spawnSync("chmod", ["-R", "u+w", stateDir]);
     rmSync(stateDir, { recursive: true, force: true });
   };
   try {

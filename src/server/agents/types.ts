@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AgentConfigBase } from "../../config/schema";
 import type { AgentCronJob, AgentMessage } from "../../protocol/agent-message";
 import { ClawrunError } from "../../protocol/clawrun-error";
+import type { LayerRecipe } from "../layers/types";
 import type { SandboxFile } from "../providers/types";
 
 /** The agent port: what runs in the sandbox and how ClawRun talks to it. */
@@ -75,6 +76,12 @@ export interface Agent {
   ready?(door: DaemonTransport, signal: AbortSignal): Promise<boolean>;
   /** Which agent, version and model runs (the dashboard shows it). */
   describe?(): AgentDescription;
+  /**
+   * What the agent *is* as a shared layer (runtime + package; DESIGN.md invariant 9). On a
+   * provider with `sharedLayers` the lifecycle builds it once and mounts it at `mountAt`
+   * before provisioning; elsewhere the agent installs itself (its files() must handle both).
+   */
+  layer?(): LayerRecipe;
   /** Files provisioned into the sandbox before the sidecar starts (paths relative to its root). */
   files(): Promise<SandboxFile[]>;
   daemon(): AgentDaemonSpec;

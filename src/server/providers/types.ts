@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { NetworkPolicy } from "../../config/schema";
 import { ClawrunError } from "../../protocol/clawrun-error";
+import type { LayerStore } from "../layers/types";
 
 /**
  * The SandboxProvider / ManagedSandbox port (docs/architecture.md, "Providers"). Members the
@@ -81,6 +82,12 @@ export interface ManagedSandbox {
   domain(port: number): string;
   /** Addition, optional: usage as of the provider's last answer (providers that bill by use). */
   readonly usage?: SandboxUsage;
+  /**
+   * Addition, `sharedLayers` providers only: makes the layer directory `layerDir` (from the
+   * provider's `layers`) appear read-only at `at` (relative to the root), replacing whatever
+   * is there. A snapshot holds the mount point, never the layer's files.
+   */
+  mountLayer?(layerDir: string, at: string, signal?: AbortSignal): Promise<void>;
 }
 
 export interface CreateSandboxOptions {
@@ -168,6 +175,12 @@ export interface ProviderCapabilities {
    * null when unbounded. The lifecycle snapshots and stops before reaching it.
    */
   maxLifetimeMs: number | null;
+  /**
+   * Agent layers (runtime + package, DESIGN.md invariant 9) are built once by the provider and
+   * mounted into each sandbox (`layers`, `mountLayer`), so snapshots hold only the agent's
+   * state. Without it the agent installs itself inside the sandbox.
+   */
+  sharedLayers: boolean;
 }
 
 export interface SandboxProvider {
@@ -191,6 +204,8 @@ export interface SandboxProvider {
   deleteSnapshot(id: string, signal?: AbortSignal): Promise<void>;
   /** Addition: readiness for /api/health (e.g. state dir writable, API reachable). */
   check(signal?: AbortSignal): Promise<void>;
+  /** Addition, `sharedLayers` providers only: where agent layers are built and kept. */
+  readonly layers?: LayerStore;
 }
 
 export class SandboxNotFoundError extends ClawrunError {

@@ -1,6 +1,7 @@
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { ManagedSandbox } from "../providers/types";
+import { mountAgentLayer, recordLayerBoot } from "./agent-layer";
 import { type LifecycleDeps, startupBudgetMs } from "./deps";
 import { type HealthOutcome, waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
@@ -21,6 +22,10 @@ export async function bringUp(
   cur: Versioned<InstanceState>,
   timings: Record<string, number>,
 ): Promise<{ cur: Versioned<InstanceState>; health: HealthOutcome }> {
+  await lock.confirm();
+  // Before the files: the launcher they start looks for the mounted layer.
+  const layer = await mountAgentLayer(d, sandbox, timings);
+
   let mark = d.clock();
   await lock.confirm();
   const files = await provisionFiles({
@@ -56,5 +61,6 @@ export async function bringUp(
   timings.healthyMs = health.waitedMs;
   if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
   if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
+  if (layer) await recordLayerBoot(d, sandbox.id, layer, health.ok);
   return { cur, health };
 }

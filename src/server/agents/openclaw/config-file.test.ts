@@ -55,7 +55,8 @@ describe("openclawConfig", () => {
     ],
   ])("%j routes to %s", (raw, primary, providers) => {
     const config = openclawConfig({ model: modelChoiceSchema.parse(raw), port: 3000 });
-    expect(config.models).toEqual({ providers });
+    expect(config.models).toEqual({ catalogRefresh: { enabled: false }, providers });
+    expect((config.plugins as { allow: string[] }).allow).toContain("memory-core");
     expect(config.agents).toEqual({
       defaults: { model: { primary }, heartbeat: { every: "0m" } },
     });
@@ -74,6 +75,16 @@ describe("openclawConfig", () => {
       http: { endpoints: { chatCompletions: { enabled: true } } },
       controlUi: { enabled: false },
     });
+  });
+
+  it("starts without network calls or discovery it does not need", () => {
+    const config = openclawConfig({
+      model: { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
+      port: 3000,
+    });
+    expect(config.update).toEqual({ checkOnStart: false });
+    expect(config.discovery).toEqual({ mdns: { mode: "off" } });
+    expect(config.plugins).toEqual({ allow: ["memory-core", "openai"] });
   });
 
   it("writes JSON at OpenClaw's config path, without any secret value", () => {

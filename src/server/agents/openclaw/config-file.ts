@@ -59,6 +59,21 @@ function providerEntry(model: ModelChoice): Record<string, unknown> {
   }
 }
 
+/**
+ * Pure: the bundled plugins the config needs: memory (the agent's memory files) and the
+ * official provider's plugin; an OpenAI-compatible endpoint uses the built-in adapter.
+ */
+export function pluginAllowList(model: ModelChoice): string[] {
+  switch (model.provider) {
+    case "openai":
+      return ["memory-core", "openai"];
+    case "anthropic":
+      return ["memory-core", "anthropic"];
+    case "openai-compatible":
+      return ["memory-core"];
+  }
+}
+
 export interface OpenClawConfigInput {
   model: ModelChoice;
   /** The port the gateway listens on inside the sandbox (`--port` wins over this, same value). */
@@ -88,7 +103,19 @@ export function openclawConfig(input: OpenClawConfigInput): Record<string, unkno
     // substitutes `${VAR}` in config strings (docs/gateway/configuration/environment-variables.md).
     // biome-ignore lint/suspicious/noTemplateCurlyInString: OpenClaw's own substitution syntax
     logging: { file: "${OPENCLAW_STATE_DIR}/logs/gateway.log", maxFileBytes: LOG_FILE_BYTES },
-    models: { providers: { [providerId]: providerEntry(input.model) } },
+    // Start-up cuts (docs/agents/openclaw.md, "Gateway boot"); every key is in the pinned
+    // package's schema (dist/schema-*.mjs) and passes `openclaw config validate`.
+    // No hosted model-catalog fetch: no network at start (it fails closed under deny-all).
+    models: {
+      catalogRefresh: { enabled: false },
+      providers: { [providerId]: providerEntry(input.model) },
+    },
+    // ClawRun pins the version: no update check at start.
+    update: { checkOnStart: false },
+    // Load only the plugins this config uses instead of discovering every bundled one.
+    plugins: { allow: pluginAllowList(input.model) },
+    // Nobody on a sandbox's network needs to discover the gateway.
+    discovery: { mdns: { mode: "off" } },
     agents: {
       defaults: {
         model: { primary: `${providerId}/${input.model.model}` },

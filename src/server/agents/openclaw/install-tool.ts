@@ -37,7 +37,7 @@ const SANDBOX_CACHE = ".cache/clawrun-npm";
 const NPM_FLAGS = "--no-audit --no-fund --no-save --loglevel=error";
 
 /** `^OpenClaw 2026\.9\.6( |$)`: what `openclaw --version` prints first for the pinned version. */
-function versionPattern(version: string): string {
+export function versionPattern(version: string): string {
   return `^OpenClaw ${version.replaceAll(".", "\\.")}( |$)`;
 }
 
@@ -62,6 +62,50 @@ function wrapperScript(paths: ReturnType<typeof openclawPaths>): string {
 }
 
 /**
+ * npm reads its global npmrc from `<prefix>/etc/npmrc`, and both `--prefix` and a node
+ * elsewhere move that, losing the sandbox npm's registry and CA settings (a TLS-inspecting
+ * proxy then fails with SELF_SIGNED_CERT_IN_CHAIN): so each command asks the caller's own
+ * npm where its global npmrc is and passes it on.
+ */
+const GLOBALCONFIG = "globalconfig=$(npm config get globalconfig)";
+
+/**
+ * Pure: installs `node-linux-<arch>@nodeVersion` into the npm prefix `nodeDir` with a stable
+ * `nodeBin` link, and checks the binary's version. Paths are relative to the cwd.
+ */
+export function installNodeCommand(p: {
+  nodeDir: string;
+  nodeBin: string;
+  nodeVersion: string;
+  /** `--cache <dir>`, or "" for npm's own (`npm_config_cache` or ~/.npm). */
+  cacheFlag: string;
+}): string {
+  return [
+    "set -e",
+    'case "$(uname -m)" in x86_64|amd64) arch=x64 ;; aarch64|arm64) arch=arm64 ;;',
+    '  *) echo "openclaw tool: unsupported architecture $(uname -m)" >&2; exit 1 ;; esac',
+    GLOBALCONFIG,
+    `npm install --globalconfig "$globalconfig" --prefix ${p.nodeDir} ${NPM_FLAGS} ${p.cacheFlag} "node-linux-$arch@${p.nodeVersion}"`,
+    `ln -sfn "node_modules/node-linux-$arch/bin" ${p.nodeBin}`,
+    `${p.nodeBin}/node --version | grep -qx v${p.nodeVersion.replaceAll(".", "\\.")}`,
+  ].join("\n");
+}
+
+/** Pure: installs `openclaw@version` into the npm prefix `openclawDir`, npm running on that Node. */
+export function installOpenclawCommand(p: {
+  nodeBin: string;
+  openclawDir: string;
+  version: string;
+  cacheFlag: string;
+}): string {
+  // npm runs on the new Node, so OpenClaw's preinstall engine check passes.
+  return [
+    GLOBALCONFIG,
+    `PATH="$PWD/${p.nodeBin}:$PATH" npm install --globalconfig "$globalconfig" --prefix ${p.openclawDir} ${NPM_FLAGS} ${p.cacheFlag} openclaw@${p.version}`,
+  ].join(" && ");
+}
+
+/**
  * Pure: the sandbox tool that installs Node + OpenClaw at pinned versions into the sandbox
  * root. Commands run with cwd = sandbox root (src/sidecar/tools.ts); each is safe to rerun.
  */
@@ -78,23 +122,9 @@ export function openclawTool(opts: OpenClawToolOptions = {}): ToolSpec {
   const paths = openclawPaths(version, nodeVersion);
   const cache = shellQuote(opts.npmCacheDir ?? SANDBOX_CACHE);
 
-  // npm reads its global npmrc from `<prefix>/etc/npmrc`, and both `--prefix` and a node
-  // elsewhere move that, losing the sandbox npm's registry and CA settings (a TLS-inspecting
-  // proxy then fails with SELF_SIGNED_CERT_IN_CHAIN): so each command asks the sandbox's own
-  // npm where its global npmrc is and passes it on.
-  const installNode = [
-    'case "$(uname -m)" in x86_64|amd64) arch=x64 ;; aarch64|arm64) arch=arm64 ;;',
-    '  *) echo "openclaw tool: unsupported architecture $(uname -m)" >&2; exit 1 ;; esac',
-    "globalconfig=$(npm config get globalconfig)",
-    `npm install --globalconfig "$globalconfig" --prefix ${paths.nodeDir} ${NPM_FLAGS} --cache ${cache} "node-linux-$arch@${nodeVersion}"`,
-    `ln -sfn "node_modules/node-linux-$arch/bin" ${paths.nodeBin}`,
-    `${paths.nodeBin}/node --version | grep -qx v${nodeVersion.replaceAll(".", "\\.")}`,
-  ].join("\n");
-  // npm runs on the new Node, so OpenClaw's preinstall engine check passes.
-  const installOpenclaw = [
-    "globalconfig=$(npm config get globalconfig)",
-    `PATH="$PWD/${paths.nodeBin}:$PATH" npm install --globalconfig "$globalconfig" --prefix ${paths.openclawDir} ${NPM_FLAGS} --cache ${cache} openclaw@${version}`,
-  ].join(" && ");
+  const cacheFlag = `--cache ${cache}`;
+  const installNode = installNodeCommand({ ...paths, nodeVersion, cacheFlag });
+  const installOpenclaw = installOpenclawCommand({ ...paths, version, cacheFlag });
   const writeWrapper = [
     "mkdir -p .local/bin",
     `cat > ${paths.wrapper} <<'CLAWRUN_EOF'`,
@@ -103,7 +133,7 @@ export function openclawTool(opts: OpenClawToolOptions = {}): ToolSpec {
     `chmod 755 ${paths.wrapper}`,
   ].join("\n");
 
-  const install = [`set -e\n${installNode}`, installOpenclaw, writeWrapper];
+  const install = [installNode, installOpenclaw, writeWrapper];
   if (opts.npmCacheDir === undefined) install.push(`rm -rf ${SANDBOX_CACHE}`);
   return {
     name: "openclaw",

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../../../protocol/agent-message";
+import type { LayerRecipe } from "../../layers/types";
 import type { SandboxFile } from "../../providers/types";
 import { launcherPath, launcherScript } from "../launcher";
 import type { ModelChoice } from "../model-choice";
@@ -23,6 +24,7 @@ import {
   openclawPaths,
   openclawTool,
 } from "./install-tool";
+import { layerLauncherPrelude, openclawLayerRecipe } from "./layer";
 
 /**
  * A first start installs Node and OpenClaw (~100 s here) and then starts the gateway (30-45 s
@@ -76,6 +78,7 @@ export class OpenClawAgent implements Agent {
     const launcher = launcherScript({
       name: this.name,
       tool,
+      prelude: layerLauncherPrelude(),
       exec: `"$root/${wrapper}" gateway --port "$1"`,
       hideFromInstall: Object.keys(this.secretEnv()),
     });
@@ -83,6 +86,13 @@ export class OpenClawAgent implements Agent {
       { path: config.path, content: config.content, mode: 0o600 },
       { path: launcherPath(this.name), content: launcher, mode: 0o755 },
     ];
+  }
+
+  layer(): LayerRecipe {
+    return openclawLayerRecipe({
+      arch: process.arch,
+      ...(this.o.npmCacheDir === undefined ? {} : { npmCacheDir: this.o.npmCacheDir }),
+    });
   }
 
   daemon(): AgentDaemonSpec {

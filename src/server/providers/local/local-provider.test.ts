@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,7 +43,10 @@ function watchdogPid(s: ManagedSandbox): number {
 afterEach(async () => {
   await Promise.allSettled(made.splice(0).map((s) => s.stop()));
 });
-afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+afterAll(() => {
+  spawnSync("chmod", ["-R", "u+w", stateDir]); // layers are read-only
+  rmSync(stateDir, { recursive: true, force: true });
+});
 
 describe("local sandbox status after the unexpected", () => {
   it("reports failed when the watchdog died but processes run unguarded, stopped after stop()", async () => {
@@ -261,5 +265,34 @@ describe("stoppedToPrune", () => {
     ],
   ] as const)("%s", (_n, list, keep, expected) => {
     expect(stoppedToPrune(list, keep)).toEqual(expected);
+  });
+});
+
+describe("shared layers on the local provider", () => {
+  it("declares them, and a mounted layer is a link: the snapshot holds the link, never the layer's files", async () => {
+    expect(provider.capabilities.sharedLayers).toBe(true);
+    const layer = await provider.layers.ensure({
+      name: "demo",
+      inputs: { v: "1" },
+      build: ["mkdir -p bin && head -c 65536 /dev/urandom > bin/big && echo hi > bin/small"],
+      mountAt: ".clawrun/layer",
+    });
+    const s = await create();
+    // An older in-sandbox install at the mount point is replaced by the link.
+    await s.writeFiles([{ path: ".clawrun/layer/old-install/file", content: "x" }]);
+    await s.mountLayer?.(layer.dir, ".clawrun/layer");
+    const seen = await s.runCommand({ cmd: "cat", args: [".clawrun/layer/bin/small"] });
+    expect(seen.stdout).toBe("hi\n");
+    const snap = await s.snapshot();
+    const restored = await create({ snapshotId: snap.id });
+    const listing = await restored.runCommand({
+      cmd: "sh",
+      args: ["-c", "ls -la .clawrun; test -e .clawrun/layer/old-install && echo OLD"],
+    });
+    expect(listing.stdout).toContain(`layer -> ${layer.dir}`);
+    expect(listing.stdout).not.toContain("OLD");
+    const sizeBytes = (await provider.listSnapshots()).find((x) => x.id === snap.id)?.sizeBytes;
+    expect(sizeBytes).toBeLessThan(16 * 1024); // the 64 KiB random file stayed in the layer
+    await expect(s.mountLayer?.(layer.dir, "../outside")).rejects.toThrow();
   });
 });

@@ -16,6 +16,7 @@ import {
 import type { HostEnv } from "./commands";
 import { allocateHostPorts } from "./host-ports";
 import { isSandboxId, newSandboxId } from "./ids";
+import { LocalLayerStore } from "./layer-store";
 import { LocalSandbox } from "./local-sandbox";
 import {
   readJson,
@@ -55,6 +56,7 @@ export const LOCAL_CAPABILITIES: ProviderCapabilities = {
   ownsRetention: false,
   enforcesNetworkPolicy: false,
   maxLifetimeMs: null,
+  sharedLayers: true,
 };
 
 /** Pure: the stopped sandboxes beyond the newest `keep`, which can be removed from disk. */
@@ -94,12 +96,18 @@ export class LocalProvider implements SandboxProvider {
   readonly capabilities = LOCAL_CAPABILITIES;
   private readonly sandboxesDir: string;
   private readonly snapshots: SnapshotStore;
+  /** Agent layers, shared by every sandbox of this state directory (`<stateDir>/layers`). */
+  readonly layers: LocalLayerStore;
   /** Port allocation and the meta write that claims the ports happen one create at a time. */
   private claimChain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: LocalProviderOptions) {
     this.sandboxesDir = join(opts.stateDir, "sandboxes");
     this.snapshots = new SnapshotStore(join(opts.stateDir, "snapshots"));
+    this.layers = new LocalLayerStore({
+      dir: join(opts.stateDir, "layers"),
+      hostEnv: this.hostEnv(),
+    });
   }
 
   private hostEnv(): HostEnv {

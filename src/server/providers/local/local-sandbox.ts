@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
-import { mkdir, open, rm, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { mkdir, open, rm, stat, symlink } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Logger } from "pino";
 import type { NetworkPolicy } from "../../../config/schema";
 import { LISTEN_HOST_ENV, portEnvName } from "../../../protocol/constants";
@@ -196,6 +196,23 @@ export class LocalSandbox implements ManagedSandbox {
         await handle.close();
       }
     }
+  }
+
+  /**
+   * A symlink at `at` to the shared, read-only layer (outside the root, so tar archives the
+   * link, not the layer). Whatever was there is replaced: an older link, or the in-sandbox
+   * install an older snapshot carried.
+   */
+  async mountLayer(layerDir: string, at: string): Promise<void> {
+    this.ensure("mount a layer");
+    if (!isAbsolute(layerDir)) throw new ProviderError(`layer dir "${layerDir}" is not absolute`);
+    // The parent must lie inside the root; the last component is the link itself, not followed.
+    const parent = await resolveInRoot(this.root, dirname(at));
+    const target = join(parent, basename(at));
+    if (basename(at) === ".." || basename(at) === ".") throw new PathEscapeError(at);
+    await rm(target, { recursive: true, force: true });
+    await mkdir(parent, { recursive: true });
+    await symlink(layerDir, target);
   }
 
   async readFile(path: string): Promise<Buffer | null> {

@@ -13,6 +13,8 @@ export function vercelCapabilities(
     snapshotStops: true,
     enforcesNetworkPolicy: true,
     maxLifetimeMs: config.maxTimeoutMinutes * 60_000,
+    // Not yet: a template snapshot per layer version (issue 23); the agent installs itself.
+    sharedLayers: false,
   };
   return config.mode === "persistent"
     ? { ...common, restoreAnySnapshot: false, resumable: true, ownsRetention: true }

@@ -53,6 +53,7 @@ describe("capabilities", () => {
       ownsRetention: false,
       enforcesNetworkPolicy: true,
       maxLifetimeMs: 45 * MIN,
+      sharedLayers: false,
     });
   });
 
@@ -64,6 +65,7 @@ describe("capabilities", () => {
       ownsRetention: true,
       enforcesNetworkPolicy: true,
       maxLifetimeMs: 300 * MIN,
+      sharedLayers: false,
     });
   });
 });
