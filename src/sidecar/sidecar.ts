@@ -35,12 +35,14 @@ export async function startSidecar(
   env: Record<string, string | undefined>,
   early: EarlyDaemon | null = null,
 ): Promise<RunningSidecar> {
-  const { config, timings, secret, bypass } = loaded;
+  const { config, timings, secret, bypass, daemonEnv } = loaded;
   const startedAt = Date.now();
   const log = new LogFile({
     path: logPath(config.root),
     maxBytes: timings.logMaxBytes,
-    redact: bypass ? [secret, bypass] : [secret],
+    // The daemon's environment holds its secrets: a daemon that prints one must not put it in
+    // a log a snapshot carries (LogFile skips values too short to be secrets).
+    redact: [secret, ...(bypass ? [bypass] : []), ...Object.values(daemonEnv)],
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
