@@ -61,6 +61,7 @@ export async function startSidecar(
 
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
+  let daemonReturned = false;
 
   // 1. The door: ClawRun polls its health as soon as the sidecar is launched. The tracker is
   // made here (started below) because a delivery through the door is activity too.
@@ -109,6 +110,10 @@ export async function startSidecar(
     log,
     onStatusChange: (status) => {
       log.info(`daemon status: ${status}`);
+      // Back after a restart: say so until the parent has heard it, so deliveries that found
+      // the daemon unreachable resume at once (docs/sidecar.md, "Heartbeat").
+      if (status === "running" && (supervisor?.snapshot().restarts ?? 0) > 0) daemonReturned = true;
+      if (status !== "running") daemonReturned = false;
       // ClawRun acts on status (a failed daemon stops the sandbox: docs/sidecar.md), so tell it now.
       if (status !== "stopped") void heartbeat?.trigger();
     },
@@ -135,7 +140,11 @@ export async function startSidecar(
         daemonStatus: daemon.status,
         daemonRestarts: daemon.restarts,
         generation,
+        ...(daemonReturned ? { daemonReturned: true } : {}),
       };
+    },
+    onAccepted: (sent) => {
+      if (sent.daemonReturned) daemonReturned = false;
     },
   });
   void heartbeat.start();
