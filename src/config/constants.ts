@@ -29,6 +29,13 @@ export const LIFECYCLE = {
    * every 20 ms for the first 2 s (a wake takes a few hundred ms), 5× less often after.
    */
   healthPollMs: 20,
+  /**
+   * Issue 22, item 10: a delivery that found the daemon down while its sidecar answers (the
+   * supervisor restarts it in ~1-2 s) polls the door's health this often, for up to this
+   * long, then delivers again; past that, the sidecar's `daemonReturned` heartbeat resumes it.
+   */
+  daemonReturnPollMs: 200,
+  daemonReturnBudgetMs: 15_000,
   snapshotAttempts: 3,
   snapshotRetryDelayMs: 2_000,
   /** CountBasedRetention: snapshots kept after a stop. */

@@ -49,3 +49,10 @@ export const HB_SECRET_ENV = "CLAWRUN_HB_SECRET";
  */
 export const BYPASS_ENV = "CLAWRUN_PROTECTION_BYPASS";
 export const BYPASS_HEADER = "x-vercel-protection-bypass";
+
+/**
+ * Environment variable that carries the daemon's own environment (JSON object of strings) to
+ * the sidecar: the daemon's secrets (model key, gateway token, `fromEnv` values) live only in
+ * process environments, never in a file a snapshot would capture (docs/sidecar.md, "Config").
+ */
+export const DAEMON_ENV_ENV = "CLAWRUN_DAEMON_ENV";

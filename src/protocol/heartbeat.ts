@@ -1,5 +1,6 @@
 import {
   attempt,
+  boolean,
   type Fields,
   integer,
   nullable,
@@ -23,6 +24,12 @@ export interface HeartbeatBody {
   daemonRestarts: number;
   /** The save this sandbox was restored from (src/protocol/generation.ts): 0 none, null unreadable. */
   generation?: number | null;
+  /**
+   * True on the first heartbeat after a restarted daemon is running again, so the server
+   * resumes deliveries that found it unreachable at once (issue 22, item 10). Left out
+   * otherwise, and by older sidecars.
+   */
+  daemonReturned?: boolean;
 }
 
 const HEARTBEAT_KEYS = [
@@ -33,6 +40,7 @@ const HEARTBEAT_KEYS = [
   "daemonStatus",
   "daemonRestarts",
   "generation",
+  "daemonReturned",
 ] as const;
 
 /** Hand-checked (src/protocol/validate.ts): a strict object, every field named on error. */
@@ -47,6 +55,9 @@ export function parseHeartbeatBody(json: unknown): Parsed<HeartbeatBody> {
       daemonStatus: oneOf(o, "daemonStatus", "", DAEMON_STATUSES),
       daemonRestarts: integer(o, "daemonRestarts", "", { min: 0 }),
       ...generationField(o, ""),
+      ...(o.daemonReturned === undefined
+        ? {}
+        : { daemonReturned: boolean(o, "daemonReturned", "") }),
     };
   });
 }

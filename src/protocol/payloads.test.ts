@@ -27,6 +27,17 @@ describe("heartbeat body (hand-checked, strict)", () => {
     },
   );
 
+  it("accepts daemonReturned (issue 22, item 10), optional for older sidecars", () => {
+    expect(parseHeartbeatBody({ ...HEARTBEAT, daemonReturned: true })).toEqual({
+      ok: true,
+      value: { ...HEARTBEAT, daemonReturned: true },
+    });
+    expect(parseHeartbeatBody({ ...HEARTBEAT, daemonReturned: "yes" })).toEqual({
+      ok: false,
+      error: "daemonReturned: expected boolean, got string",
+    });
+  });
+
   it.each([
     ["not an object", [], /\(root\): expected object, got array/],
     ["a missing field", { ...HEARTBEAT, root: undefined }, /root: expected string, got undefined/],

@@ -15,7 +15,8 @@ import {
 
 /**
  * The JSON file the server writes into the sandbox and passes to the sidecar as argv[2].
- * It holds no secret: the heartbeat secret travels only in CLAWRUN_HB_SECRET.
+ * It holds no secret: the heartbeat secret travels only in CLAWRUN_HB_SECRET and the daemon's
+ * environment only in CLAWRUN_DAEMON_ENV (both in the sidecar's process environment).
  */
 
 /**

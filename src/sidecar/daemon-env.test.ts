@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import { buildChildEnv, expandArgs, localBinDir } from "./daemon-env";
 
 describe("buildChildEnv", () => {
@@ -20,6 +20,11 @@ describe("buildChildEnv", () => {
   it("drops the Deployment Protection bypass too (the agent never needs it)", () => {
     const env = buildChildEnv({ base: { ...base, [BYPASS_ENV]: "bypass" }, root: "/sbx" });
     expect(env[BYPASS_ENV]).toBeUndefined();
+  });
+
+  it("drops the JSON bundle of the daemon's environment (it gets the variables one by one)", () => {
+    const env = buildChildEnv({ base: { ...base, [DAEMON_ENV_ENV]: '{"K":"v"}' }, root: "/sbx" });
+    expect(env[DAEMON_ENV_ENV]).toBeUndefined();
   });
 
   it("prepends <root>/.local/bin to PATH once and sets PORT", () => {

@@ -1,5 +1,5 @@
 import { delimiter, join } from "node:path";
-import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV } from "../protocol/constants";
 
 export interface ChildEnvOptions {
   /** The sidecar's own environment (process.env). */
@@ -32,6 +32,8 @@ export function buildChildEnv(opts: ChildEnvOptions): Record<string, string> {
   for (const [key, value] of Object.entries(opts.extra ?? {})) env[key] = value;
   delete env[HB_SECRET_ENV];
   delete env[BYPASS_ENV];
+  // The daemon gets its own variables one by one (in `extra`), never the whole JSON bundle.
+  delete env[DAEMON_ENV_ENV];
 
   const bin = localBinDir(opts.root);
   // With no PATH at all, `sh` and friends would not resolve once ~/.local/bin is prepended.

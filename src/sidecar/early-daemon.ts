@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { HB_SECRET_ENV, resolveListenPort, SANDBOX_PORTS } from "../protocol/constants";
+import {
+  DAEMON_ENV_ENV,
+  HB_SECRET_ENV,
+  resolveListenPort,
+  SANDBOX_PORTS,
+} from "../protocol/constants";
+import { parseDaemonEnv } from "../protocol/daemon-env";
 import { DAEMON_HOST } from "../protocol/door";
 import { buildChildEnv, expandArgs } from "./daemon-env";
 import { readRestoredGeneration } from "./restored-generation";
@@ -115,8 +121,11 @@ export function spawnEarlyDaemon(
   let spec: DaemonSpawnSpec;
   try {
     section = earlyDaemonSection(JSON.parse(readFileSync(configPath, "utf8")));
-    if (!section || !statSync(section.root).isDirectory()) return null;
-    spec = daemonSpawnSpec(section.root, section.daemon, env);
+    const secretEnv = parseDaemonEnv(env[DAEMON_ENV_ENV]);
+    if (!section || !secretEnv.ok || !statSync(section.root).isDirectory()) return null;
+    // The same merge as loadConfig's, so the validated config adopts this daemon.
+    const daemon = { ...section.daemon, env: { ...section.daemon.env, ...secretEnv.value } };
+    spec = daemonSpawnSpec(section.root, daemon, env);
   } catch {
     return null; // the full config check reports it
   }

@@ -13,6 +13,8 @@ export interface HeartbeatOptions {
   timeoutMs: number;
   /** Builds the body at send time, so a coalesced send carries the latest state. */
   body: () => HeartbeatBody;
+  /** Called with the body of each heartbeat the parent accepted (2xx). */
+  onAccepted?: (body: HeartbeatBody) => void;
   log: Logger;
   now?: () => number;
 }
@@ -83,7 +85,8 @@ export class Heartbeat {
 
   private async send(): Promise<void> {
     const { url, secret, timeoutMs, log } = this.opts;
-    const raw = JSON.stringify(this.opts.body());
+    const body = this.opts.body();
+    const raw = JSON.stringify(body);
     const at = this.now();
     this.current.lastTick = at;
     const wasOk = this.current.lastSuccess;
@@ -101,6 +104,7 @@ export class Heartbeat {
         return;
       }
       this.current.lastSuccess = true;
+      this.opts.onAccepted?.(body);
       // Quiet when healthy: one line on the first success and on each recovery.
       if (wasOk !== true) log.info(`heartbeat ok (${raw})`);
       const parsed = safeJson(text);

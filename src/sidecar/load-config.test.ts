@@ -40,6 +40,24 @@ describe("loadConfig", () => {
     expect(loaded.config).toMatchObject({ healthPort: 3001, daemon: { port: 3000 }, tools: [] });
   });
 
+  it("takes the daemon's environment from CLAWRUN_DAEMON_ENV, in memory only (issue 22, item 1)", () => {
+    const { path, root } = file("");
+    writeFileSync(
+      path,
+      JSON.stringify({ ...valid(root), daemon: { command: "x", env: { A: "1", B: "file" } } }),
+    );
+    const daemonEnv = JSON.stringify({ B: "env", MODEL_KEY: "sk-in-memory" });
+    const loaded = loadConfig(path, { ...ENV, CLAWRUN_DAEMON_ENV: daemonEnv });
+    expect(loaded.config.daemon.env).toEqual({ A: "1", B: "env", MODEL_KEY: "sk-in-memory" });
+    expect(loaded.daemonEnv).toEqual({ B: "env", MODEL_KEY: "sk-in-memory" });
+    expect(() => loadConfig(path, { ...ENV, CLAWRUN_DAEMON_ENV: "{nope" })).toThrow(
+      /CLAWRUN_DAEMON_ENV: not JSON/,
+    );
+    expect(() => loadConfig(path, { ...ENV, CLAWRUN_DAEMON_ENV: '{"A":1}' })).toThrow(
+      /CLAWRUN_DAEMON_ENV: .*A: expected string, got number/,
+    );
+  });
+
   it.each([
     ["no argument", undefined, /usage: node sidecar.js <config.json>/],
     ["a missing file", "/nonexistent/config.json", /cannot read config .*ENOENT/],

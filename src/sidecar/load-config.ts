@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
-import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV } from "../protocol/constants";
+import { parseDaemonEnv } from "../protocol/daemon-env";
 import {
   effectiveTimings,
   parseSidecarConfig,
@@ -18,9 +19,11 @@ export interface LoadedConfig {
   secret: string;
   /** Deployment Protection bypass sent with each heartbeat (BYPASS_ENV); null when unset. */
   bypass: string | null;
+  /** The daemon's secret environment (DAEMON_ENV_ENV), already merged into config.daemon.env. */
+  daemonEnv: Record<string, string>;
 }
 
-/** Reads and validates argv[2] and the heartbeat secret from the environment. */
+/** Reads and validates argv[2], and the heartbeat secret and the daemon's environment from ours. */
 export function loadConfig(
   path: string | undefined,
   env: Record<string, string | undefined>,
@@ -52,5 +55,15 @@ export function loadConfig(
   if (!secret) {
     throw new ConfigError(`${HB_SECRET_ENV} is not set: heartbeats cannot be signed`);
   }
-  return { config, timings: effectiveTimings(config), secret, bypass: env[BYPASS_ENV] || null };
+  const daemonEnv = parseDaemonEnv(env[DAEMON_ENV_ENV]);
+  if (!daemonEnv.ok) throw new ConfigError(`${DAEMON_ENV_ENV}: ${daemonEnv.error}`);
+  // In memory only: the file never held these (docs/sidecar.md, "Config").
+  config.daemon.env = { ...config.daemon.env, ...daemonEnv.value };
+  return {
+    config,
+    timings: effectiveTimings(config),
+    secret,
+    bypass: env[BYPASS_ENV] || null,
+    daemonEnv: daemonEnv.value,
+  };
 }

@@ -1,9 +1,9 @@
 /**
  * ClawRun sidecar entry: `node sidecar.js <config.json>` inside the sandbox, with the
- * heartbeat secret in CLAWRUN_HB_SECRET. Exit codes: 0 after a clean shutdown on
+ * heartbeat secret in CLAWRUN_HB_SECRET and the daemon's environment in CLAWRUN_DAEMON_ENV. Exit codes: 0 after a clean shutdown on
  * SIGTERM/SIGINT, 2 for a bad config or missing secret, 1 for anything else fatal.
  */
-import { BYPASS_ENV, HB_SECRET_ENV } from "../protocol/constants";
+import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV } from "../protocol/constants";
 import { type EarlyDaemon, spawnEarlyDaemon } from "./early-daemon";
 import type { LoadedConfig } from "./load-config";
 import type { RunningSidecar } from "./sidecar";
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   // Nothing in this process needs it in the environment any more: children get explicit envs.
   delete process.env[HB_SECRET_ENV];
   delete process.env[BYPASS_ENV];
+  delete process.env[DAEMON_ENV_ENV]; // kept in `loaded` only; the daemon gets it variable by variable
 
   let sidecar: RunningSidecar | null = null;
   let pending: string | null = null;

@@ -35,12 +35,14 @@ export async function startSidecar(
   env: Record<string, string | undefined>,
   early: EarlyDaemon | null = null,
 ): Promise<RunningSidecar> {
-  const { config, timings, secret, bypass } = loaded;
+  const { config, timings, secret, bypass, daemonEnv } = loaded;
   const startedAt = Date.now();
   const log = new LogFile({
     path: logPath(config.root),
     maxBytes: timings.logMaxBytes,
-    redact: bypass ? [secret, bypass] : [secret],
+    // The daemon's environment holds its secrets: a daemon that prints one must not put it in
+    // a log a snapshot carries (LogFile skips values too short to be secrets).
+    redact: [secret, ...(bypass ? [bypass] : []), ...Object.values(daemonEnv)],
   });
   log.info(`sidecar starting (pid ${process.pid}) for sandbox ${config.sandboxId}`);
 
@@ -60,6 +62,7 @@ export async function startSidecar(
 
   let supervisor: Supervisor | null = null;
   let heartbeat: Heartbeat | null = null;
+  let daemonReturned = false;
 
   // 1. The door: ClawRun polls its health as soon as the sidecar is launched. The tracker is
   // made here (started below) because a delivery through the door is activity too.
@@ -108,6 +111,10 @@ export async function startSidecar(
     log,
     onStatusChange: (status) => {
       log.info(`daemon status: ${status}`);
+      // Back after a restart: say so until the parent has heard it, so deliveries that found
+      // the daemon unreachable resume at once (docs/sidecar.md, "Heartbeat").
+      if (status === "running" && (supervisor?.snapshot().restarts ?? 0) > 0) daemonReturned = true;
+      if (status !== "running") daemonReturned = false;
       // ClawRun acts on status (a failed daemon stops the sandbox: docs/sidecar.md), so tell it now.
       if (status !== "stopped") void heartbeat?.trigger();
     },
@@ -134,7 +141,11 @@ export async function startSidecar(
         daemonStatus: daemon.status,
         daemonRestarts: daemon.restarts,
         generation,
+        ...(daemonReturned ? { daemonReturned: true } : {}),
       };
+    },
+    onAccepted: (sent) => {
+      if (sent.daemonReturned) daemonReturned = false;
     },
   });
   void heartbeat.start();

@@ -41,7 +41,11 @@ export async function bringUp(
 
   mark = d.clock();
   await lock.confirm();
-  await launchSidecar(sandbox, heartbeatSecret(d.masterSecret, sandbox.id), d.protectionBypass);
+  await launchSidecar(sandbox, {
+    heartbeatSecret: heartbeatSecret(d.masterSecret, sandbox.id),
+    daemonEnv: d.agent.daemon().env,
+    protectionBypass: d.protectionBypass,
+  });
   timings.sidecarStartMs = d.clock() - mark;
   cur = await cell.transition(
     cur,

@@ -13,6 +13,8 @@ export type HeartbeatOutcome =
 export interface HeartbeatOps {
   sleep(reason: string, expectSandboxId: string): Promise<unknown>;
   stopFailed(reason: string, sandboxId: string): Promise<void>;
+  /** Deliver what is queued to the running daemon (no wake). */
+  resumeDelivery(): Promise<void>;
 }
 
 /**
@@ -50,6 +52,12 @@ export async function handleHeartbeat(
     { hb, cronDueAt: cur?.cronDueAt ?? null, now },
     policySettings(d),
   );
+  // The daemon is back after a restart: messages that found it unreachable go now (issue 22,
+  // item 10). Only on that one heartbeat, so the per-heartbeat store cost stays constant.
+  const resume =
+    hb.daemonReturned && cur?.status === "running" && cur.sandboxId === hb.sandboxId
+      ? () => ops.resumeDelivery()
+      : null;
   const answer = (
     action: HeartbeatResponse["action"],
     followUp: (() => Promise<void>) | null = null,
@@ -73,13 +81,13 @@ export async function handleHeartbeat(
       return answer("stop", () => ops.stopFailed(decision.reason, hb.sandboxId));
     case "extend":
       await extend(d, cell, state as Versioned<InstanceState>, decision.byMs, decision.reason);
-      return answer("extend");
+      return answer("extend", resume);
     case "sleep":
       return answer("stop", async () => {
         await ops.sleep(decision.reason, hb.sandboxId);
       });
     default:
-      return answer("none");
+      return answer("none", resume);
   }
 }
 

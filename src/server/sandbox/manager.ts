@@ -20,7 +20,7 @@ import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
 import { replanOnChange } from "./scheduled-wake";
 import { sidecarClient } from "./sidecar-client";
-import { sidecarAnswers } from "./sidecar-probe";
+import { sidecarAnswers, waitForDaemonBack } from "./sidecar-probe";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
@@ -245,10 +245,18 @@ export class SandboxLifecycleManager {
   private async wakeAndDeliverNow(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
     let wake = await this.wake(req);
     let drain: DrainResult | null = null;
-    for (let round = 0; round < 2; round++) {
+    // Rounds: a daemon restarting inside a live sandbox is waited for (bounded) and the drain
+    // retried within seconds; a gone agent is put to rest and woken once more.
+    for (let round = 0, wakes = 0; round < 4; round++) {
       if (wake.status !== "running" && wake.status !== "already-running") break;
       drain = await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS });
-      if (!drain.unreachable || !(await this.recoverUnreachable())) break;
+      if (!drain.unreachable) break;
+      const recovery = await this.recoverUnreachable();
+      if (recovery === "daemon-restarting") {
+        if (await this.daemonBack()) continue;
+        break; // still down: the sidecar's heartbeat (daemonReturned) or the tick resumes it
+      }
+      if (recovery !== "rested" || ++wakes > 1) break;
       wake = await this.wake({
         reason: `${req.reason} (the agent was gone)`,
         trigger: req.trigger,
@@ -262,26 +270,51 @@ export class SandboxLifecycleManager {
    * sandbox is there but its sidecar is not, save its files and stop it. Returns whether the
    * instance was put to rest (so a wake can bring the agent back).
    */
-  private async recoverUnreachable(): Promise<boolean> {
-    const r = await this.withLock(async (lock) => {
-      const cur = await this.cell.read();
-      if (cur.value.status !== "running" || !cur.value.sandboxId) return false;
-      const sandbox = await findSandbox(this.d, cur.value.sandboxId);
-      if (!sandbox || !sandboxAlive(sandbox.status)) {
-        await restAfterDeath(this.d, this.cell, cur, "was gone when a message was delivered");
-        return true;
-      }
-      // The sidecar answers: the daemon is restarting (the supervisor's business); retry later.
-      if (await sidecarAnswers(sidecarClient(sandbox, this.d.masterSecret))) return false;
-      const slept = await snapshotAndStop(
-        this.d,
-        this.cell,
-        lock,
-        "the agent stopped answering and its sidecar is gone",
-        sandbox.id,
-      );
-      return slept.status === "sleeping";
+  private async recoverUnreachable(): Promise<"rested" | "daemon-restarting" | "none"> {
+    const r = await this.withLock(
+      async (lock): Promise<"rested" | "daemon-restarting" | "none"> => {
+        const cur = await this.cell.read();
+        if (cur.value.status !== "running" || !cur.value.sandboxId) return "none";
+        const sandbox = await findSandbox(this.d, cur.value.sandboxId);
+        if (!sandbox || !sandboxAlive(sandbox.status)) {
+          await restAfterDeath(this.d, this.cell, cur, "was gone when a message was delivered");
+          return "rested";
+        }
+        // The sidecar answers: the daemon is restarting (the supervisor's business); the caller
+        // waits for it outside the lock.
+        if (await sidecarAnswers(sidecarClient(sandbox, this.d.masterSecret)))
+          return "daemon-restarting";
+        const slept = await snapshotAndStop(
+          this.d,
+          this.cell,
+          lock,
+          "the agent stopped answering and its sidecar is gone",
+          sandbox.id,
+        );
+        return slept.status === "sleeping" ? "rested" : "none";
+      },
+    );
+    return r.acquired ? r.value : "none";
+  }
+
+  /** Waits (bounded, no lock held) for the current sandbox's restarted daemon to run again. */
+  private async daemonBack(): Promise<boolean> {
+    const cur = await this.cell.read();
+    if (cur.value.status !== "running" || !cur.value.sandboxId) return false;
+    const sandbox = await findSandbox(this.d, cur.value.sandboxId);
+    if (!sandbox) return false;
+    return waitForDaemonBack(sidecarClient(sandbox, this.d.masterSecret), {
+      pollMs: this.d.timings.daemonReturnPollMs,
+      budgetMs: this.d.timings.daemonReturnBudgetMs,
+      now: this.d.clock,
     });
-    return r.acquired && r.value;
+  }
+
+  /**
+   * A heartbeat said the daemon is back after a restart (`daemonReturned`): deliver what
+   * found it unreachable now rather than at the next tick. Never wakes anything.
+   */
+  async resumeDelivery(): Promise<void> {
+    await this.drain({});
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "../../config/schema";
-import { BYPASS_ENV, HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
+import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV, SANDBOX_PORTS } from "../../protocol/constants";
 import type { SidecarConfigInput, SidecarTimings } from "../../protocol/sidecar-config";
 import type { Agent } from "../agents/types";
 import { PROVISION_DIR } from "../agents/types";
@@ -20,7 +20,11 @@ export interface ProvisionInput {
   sidecarTimings?: Partial<SidecarTimings>;
 }
 
-/** Pure: the sidecar's config file. It carries no secret (that goes in the environment). */
+/**
+ * Pure: the sidecar's config file. It carries no secret and no daemon environment: a file in
+ * the sandbox ends up in every snapshot (issue 22, item 1). The daemon's environment travels
+ * in the sidecar's process environment instead (`launchSidecar`).
+ */
 export function buildSidecarConfig(input: ProvisionInput): SidecarConfigInput {
   const daemon = input.agent.daemon();
   return {
@@ -28,7 +32,7 @@ export function buildSidecarConfig(input: ProvisionInput): SidecarConfigInput {
     root: input.sandbox.root,
     sandboxCreatedAt: input.sandbox.createdAt,
     parentUrl: input.parentUrl,
-    daemon: { command: daemon.command, args: daemon.args, env: daemon.env, port: daemon.port },
+    daemon: { command: daemon.command, args: daemon.args, port: daemon.port },
     healthPort: SANDBOX_PORTS.sidecar,
     tools: input.tools,
     activityIgnore: [...(input.agent.activityIgnore ?? [])],
@@ -48,19 +52,32 @@ export async function provisionFiles(input: ProvisionInput): Promise<SandboxFile
   ];
 }
 
-/** Starts the sidecar detached; its secret travels only in its environment (docs/sidecar.md). */
+export interface SidecarSecrets {
+  heartbeatSecret: string;
+  /** The daemon's environment (`Agent.daemon().env`): its secrets, handed over in memory. */
+  daemonEnv: Record<string, string>;
+  protectionBypass?: string | null;
+}
+
+/** Pure: the sidecar's process environment; every secret it gets is here and nowhere on disk. */
+export function sidecarLaunchEnv(s: SidecarSecrets): Record<string, string> {
+  const protectionBypass = s.protectionBypass ?? null;
+  return {
+    [HB_SECRET_ENV]: s.heartbeatSecret,
+    [DAEMON_ENV_ENV]: JSON.stringify(s.daemonEnv),
+    ...(protectionBypass ? { [BYPASS_ENV]: protectionBypass } : {}),
+  };
+}
+
+/** Starts the sidecar detached; its secrets travel only in its environment (docs/sidecar.md). */
 export async function launchSidecar(
   sandbox: ManagedSandbox,
-  heartbeatSecret: string,
-  protectionBypass: string | null = null,
+  secrets: SidecarSecrets,
 ): Promise<void> {
   await sandbox.runCommand({
     cmd: "node",
     args: [SIDECAR_FILE, SIDECAR_CONFIG_FILE],
-    env: {
-      [HB_SECRET_ENV]: heartbeatSecret,
-      ...(protectionBypass ? { [BYPASS_ENV]: protectionBypass } : {}),
-    },
+    env: sidecarLaunchEnv(secrets),
     detached: true,
   });
 }

@@ -36,3 +36,26 @@ export async function sidecarAnswers(
   }
   return false;
 }
+
+/**
+ * Issue 22, item 10: the sidecar answers but its daemon does not (the supervisor is restarting
+ * it, ~1-2 s). Polls the door's health every `pollMs` until the daemon runs again: true then;
+ * false when it failed for good, the sidecar stopped answering, or `budgetMs` passed.
+ */
+export async function waitForDaemonBack(
+  door: Pick<SidecarClient, "health">,
+  opts: { pollMs: number; budgetMs: number; now?: () => number },
+): Promise<boolean> {
+  const now = opts.now ?? Date.now;
+  const deadline = now() + opts.budgetMs;
+  let misses = 0;
+  for (;;) {
+    const health = await probeSidecar(door, Math.min(2_000, opts.budgetMs));
+    if (health?.ok) return true;
+    if (health?.daemon.status === "failed") return false;
+    // One dropped answer on a busy machine is not a dead sidecar; three in a row are.
+    misses = health ? 0 : misses + 1;
+    if (misses >= 3 || now() + opts.pollMs > deadline) return false;
+    await new Promise((r) => setTimeout(r, opts.pollMs));
+  }
+}
