@@ -204,6 +204,11 @@ export class SandboxLifecycleManager {
     return this.d.inbox.drain(opts);
   }
 
+  /** Deliveries the store refused to record (a drain's `unsettled`): see inbox/settle.ts. */
+  finishDelivered(unsettled: DrainResult["unsettled"]): Promise<void> {
+    return this.d.inbox.finishDelivered(unsettled);
+  }
+
   sendReplies(): Promise<unknown> {
     return this.d.inbox.sendReplies();
   }
