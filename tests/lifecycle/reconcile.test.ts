@@ -88,7 +88,7 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
       Array.from({ length: 20 }, () => (h as LifecycleHarness).newManager()),
     );
     const outcomes = await Promise.all(
-      managers.map((m) => m?.wake({ reason: "concurrent", trigger: "message" })),
+      managers.map((m) => m?.wake({ reason: "concurrent", trigger: "operator" })),
     );
     const running = (await h.provider.list()).filter((s) => s.status === "running");
     expect(running).toHaveLength(1);

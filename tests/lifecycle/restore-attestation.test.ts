@@ -87,7 +87,7 @@ describe.each(providers)("restore attestation, $name provider", (p) => {
     });
     copyArchive(p.snapshotsDir(), older?.id as string, newest?.id as string);
 
-    expect((await harness().manager.wake({ reason: "a message", trigger: "message" })).status).toBe(
+    expect((await harness().manager.wake({ reason: "a message", trigger: "operator" })).status).toBe(
       "running",
     );
     const [mismatch] = await mismatches();
@@ -154,7 +154,7 @@ describe("restore attestation, vercel provider (persistent mode, emulator)", () 
     // Vercel resumes the sandbox from an older save than the one its last stop made.
     service.sandbox(name).currentSnapshotId = olderSave?.id;
 
-    const outcome = await harness().manager.wake({ reason: "a message", trigger: "message" });
+    const outcome = await harness().manager.wake({ reason: "a message", trigger: "operator" });
     expect(outcome.status).toBe("failed");
     const [mismatch] = await mismatches();
     expect(mismatch?.details).toMatchObject({ expected: 2, found: 1 });

@@ -56,7 +56,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     // The stopped sandbox's files are gone; only the snapshot holds them now.
     await expect(sandbox.readFile("work/activity.log")).rejects.toThrow(/stopped/);
 
-    const again = await h.manager.wake({ reason: "message", trigger: "message" });
+    const again = await h.manager.wake({ reason: "message", trigger: "operator" });
     expect(again.status).toBe("running");
     const restored = await h.provider.get((await status())?.sandboxId as string);
     const log = (await restored.readFile("work/activity.log"))?.toString() ?? "";
@@ -94,7 +94,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
         writeFileSync(join(dir, f), "not an archive");
     };
     corrupt(newest?.id as string);
-    expect((await h.manager.wake({ reason: "wake", trigger: "message" })).status).toBe("running");
+    expect((await h.manager.wake({ reason: "wake", trigger: "operator" })).status).toBe("running");
     const restored = await h.provider.get((await status())?.sandboxId as string);
     expect((await restored.readFile("generation.txt"))?.toString()).toBe("0");
     expect((await status())?.snapshotId).toBe(older?.id);
@@ -104,7 +104,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
 
     await h.manager.sleep("again"); // a third snapshot, then break every one of them
     for (const snap of await h.provider.listSnapshots()) corrupt(snap.id);
-    const outcome = await h.manager.wake({ reason: "wake", trigger: "message" });
+    const outcome = await h.manager.wake({ reason: "wake", trigger: "operator" });
     expect(outcome.status).toBe("failed");
     const failed = await status();
     expect(failed?.status).toBe("failed");

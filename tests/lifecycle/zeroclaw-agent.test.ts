@@ -97,7 +97,7 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
     );
 
     expect((await h.manager.sleep("test")).status).toBe("sleeping");
-    expect((await h.manager.wake({ reason: "message", trigger: "message" })).status).toBe(
+    expect((await h.manager.wake({ reason: "message", trigger: "operator" })).status).toBe(
       "running",
     );
     const second = await status();

@@ -67,6 +67,8 @@ export interface HarnessOptions {
   sidecarTimings?: Partial<SidecarTimings>;
   agent?: Agent;
   wrapProvider?: (p: SandboxProvider) => SandboxProvider;
+  /** Wraps the store of the harness's own app (e.g. tests/support/faulty-store.ts). */
+  wrapStore?: (s: Store) => Store;
   /** More environment for the app (e.g. REDIS_URL for the redis store, or a Vercel Sandbox API
    * emulator's credentials). */
   env?: Record<string, string>;
@@ -101,8 +103,9 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
   };
   const hook = new RecordingHook();
   const contexts: AppContext[] = [];
-  const build = async () => {
+  const build = async (first = false) => {
     const c = await createAppContext({
+      wrapStore: first ? o.wrapStore : undefined,
       source,
       logger,
       hooks: [hook],
@@ -113,7 +116,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     contexts.push(c);
     return c;
   };
-  const ctx = await build();
+  const ctx = await build(true);
   const { manager, store, provider } = ctx;
   const baseProvider = new LocalProvider({ stateDir, logger });
   const heartbeats: LifecycleHarness["heartbeats"] = [];

@@ -7,6 +7,7 @@ import type {
   ReplyTarget,
 } from "../channels/types";
 import type { AppContext } from "../context";
+import type { DrainResult } from "../inbox/drain";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";
 import type { RouteResult } from "./route";
@@ -51,21 +52,43 @@ export async function handleWebhookRequest(
   if (inbound.kind === "batch") return storeBatch(ctx, channel, inbound, now);
 
   const msg = inbound.message;
+  // Until the insert succeeds a store fault is a 503: nothing was stored, the sender retries.
   const stored = await ctx.store.inbox.enqueue({ ...msg, channel: channel.name, receivedAt: now });
   if (stored.duplicate) return toResponse(channel.acknowledge({ kind: "duplicate", id: msg.id }));
 
-  const manager = ctx.manager;
-  if (channel.replyInline && (await manager.getState()).value.status === "running") {
-    const drained = await manager.drain({ inlineId: msg.id });
-    if (drained.inline?.ok) {
-      const { reply, details } = drained.inline.result;
-      return toResponse(channel.acknowledge({ kind: "delivered", id: msg.id, reply, details }));
-    }
+  // Stored: from here on, whatever fails, the answer is 202 and the inbox/outbox finish the
+  // work (a 503 would make the sender resend a message we have, and its resend reads "duplicate").
+  const inline = channel.replyInline ? await deliverInline(ctx, msg.id) : null;
+  if (inline?.inline?.ok) {
+    const { reply, details } = inline.inline.result;
+    return toResponse(channel.acknowledge({ kind: "delivered", id: msg.id, reply, details }));
   }
   return {
     response: toResponse(channel.acknowledge({ kind: "queued", id: msg.id })),
-    followUp: () => wakeWhileWaiting(ctx, channel, [replyTarget(msg)]),
+    followUp: async () => {
+      // Delivered but not recorded: its reply goes out through the outbox once the store is back.
+      if (inline && inline.unsettled.length > 0)
+        await ctx.manager.finishDelivered(inline.unsettled);
+      await wakeWhileWaiting(ctx, channel, [replyTarget(msg)]);
+    },
   };
+}
+
+/**
+ * Delivers a stored message while the sender waits, if the agent runs. A store fault is
+ * logged and answered as queued (null), never thrown: the message is already stored.
+ */
+async function deliverInline(ctx: AppContext, id: string): Promise<DrainResult | null> {
+  try {
+    if ((await ctx.manager.getState()).value.status !== "running") return null;
+    return await ctx.manager.drain({ inlineId: id });
+  } catch (err) {
+    ctx.logger.warn(
+      { messageId: id, err: err instanceof Error ? err.message : String(err) },
+      "message stored; delivering it failed, answered 202 and left to the inbox",
+    );
+    return null;
+  }
 }
 
 /** Stores a batch in order; acknowledged as a duplicate only when every message was seen before. */

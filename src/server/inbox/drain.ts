@@ -46,6 +46,18 @@ export interface DrainResult {
    * attempt, and the caller must check whether the agent is still alive.
    */
   unreachable: boolean;
+  /**
+   * Delivered (the agent answered) but the reply or the acknowledgement could not be stored:
+   * finish them with `settleDelivered` once the store answers again.
+   */
+  unsettled: Unsettled[];
+}
+
+/** A delivery the agent answered whose reply/acknowledgement the store did not take. */
+export interface Unsettled {
+  msg: InboxMessage;
+  result: DeliveryResult;
+  error: string;
 }
 
 /**
@@ -61,6 +73,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     inline: null,
     halted: null,
     unreachable: false,
+    unsettled: [],
   };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
   const visibilityMs = deliveryVisibilityMs(d.agent);
@@ -85,8 +98,9 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     };
     const blocked = new Set<string>();
     for (const msg of batch) {
-      if (blocked.has(msg.conversation) || r.unreachable) {
-        await d.store.inbox.release(msg.id);
+      if (blocked.has(msg.conversation) || r.unreachable || r.unsettled.length > 0) {
+        // A release the store refuses only means the claim runs out by itself.
+        await d.store.inbox.release(msg.id).catch(() => false);
         continue;
       }
       const ok = await deliverOne(d, target, msg, opts, r);
@@ -94,6 +108,10 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     }
     if (r.unreachable) {
       r.halted = "the agent is unreachable";
+      break;
+    }
+    if (r.unsettled.length > 0) {
+      r.halted = `the store failed after a delivery: ${r.unsettled[0]?.error}`;
       break;
     }
     if (opts.inlineId && r.inline && !opts.waitForRetriesMs) break;
@@ -109,63 +127,76 @@ async function deliverOne(
   r: DrainResult,
 ): Promise<boolean> {
   const isInline = msg.id === opts.inlineId;
+  let result: DeliveryResult;
   try {
-    const result = await d.agent.deliver(
+    result = await d.agent.deliver(
       target.door,
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
+  } catch (err) {
+    await deliveryFailed(d, target, msg, isInline, err, r);
+    return false;
+  }
+  // The agent has the message: a store fault from here on must not count as a failed
+  // delivery. What could not be recorded is handed back (settle.ts finishes it).
+  try {
     // The reply is queued before the message is acknowledged: a crash in between redelivers
     // (agents are told the id to be idempotent) and the reply's id dedupes the second reply.
     // An empty answer (e.g. an agent's "already handled" for a redelivery) has nothing to send.
     if (!isInline && result.reply.trim() !== "") await queueReply(d, msg, result);
     await d.store.inbox.ack(msg.id);
-    r.delivered++;
-    if (isInline) r.inline = { ok: true, result };
+  } catch (err) {
+    r.unsettled.push({ msg, result, error: err instanceof Error ? err.message : String(err) });
+    if (isInline) r.inline = { ok: false, error: "delivered, but the store failed to record it" };
+    return false;
+  }
+  r.delivered++;
+  if (isInline) r.inline = { ok: true, result };
+  await messageEvent(d, target.sandboxId, msg, "message.delivered", "info", `delivered ${msg.id}`);
+  return true;
+}
+
+async function deliveryFailed(
+  d: DrainDeps,
+  target: DeliveryTarget,
+  msg: InboxMessage,
+  isInline: boolean,
+  err: unknown,
+  r: DrainResult,
+): Promise<void> {
+  if (err instanceof AgentUnreachableError) {
+    await d.store.inbox.release(msg.id);
+    r.unreachable = true;
+    return;
+  }
+  const error = err instanceof Error ? err.message : String(err);
+  const attempts = msg.attempts + 1;
+  const outcome = await d.store.inbox.fail(msg.id, error, {
+    maxAttempts: d.timings.deliveryMaxAttempts,
+    retryAt: d.clock() + retryDelayMs(attempts, d.timings.deliveryRetryBaseMs),
+  });
+  if (outcome === "dead") {
+    r.dead++;
+    if (isInline) r.inline = { ok: false, error };
     await messageEvent(
       d,
       target.sandboxId,
       msg,
-      "message.delivered",
-      "info",
-      `delivered ${msg.id}`,
+      "inbox.dead-letter",
+      "error",
+      `message ${msg.id} moved to the dead-letter list after ${attempts} failed deliveries: ${error}`,
     );
-    return true;
-  } catch (err) {
-    if (err instanceof AgentUnreachableError) {
-      await d.store.inbox.release(msg.id);
-      r.unreachable = true;
-      return false;
-    }
-    const error = err instanceof Error ? err.message : String(err);
-    const attempts = msg.attempts + 1;
-    const outcome = await d.store.inbox.fail(msg.id, error, {
-      maxAttempts: d.timings.deliveryMaxAttempts,
-      retryAt: d.clock() + retryDelayMs(attempts, d.timings.deliveryRetryBaseMs),
-    });
-    if (outcome === "dead") {
-      r.dead++;
-      if (isInline) r.inline = { ok: false, error };
-      await messageEvent(
-        d,
-        target.sandboxId,
-        msg,
-        "inbox.dead-letter",
-        "error",
-        `message ${msg.id} moved to the dead-letter list after ${attempts} failed deliveries: ${error}`,
-      );
-    } else if (outcome === "retry") {
-      r.retried++;
-      await messageEvent(
-        d,
-        target.sandboxId,
-        msg,
-        "delivery.retry",
-        "warn",
-        `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`,
-      );
-    }
-    return false;
+  } else if (outcome === "retry") {
+    r.retried++;
+    await messageEvent(
+      d,
+      target.sandboxId,
+      msg,
+      "delivery.retry",
+      "warn",
+      `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`,
+    );
   }
 }
 
@@ -182,7 +213,11 @@ async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> 
   return true;
 }
 
-async function queueReply(d: DrainDeps, msg: InboxMessage, result: DeliveryResult): Promise<void> {
+export async function queueReply(
+  d: Pick<DrainDeps, "store" | "clock">,
+  msg: InboxMessage,
+  result: DeliveryResult,
+): Promise<void> {
   await d.store.outbox.enqueue({
     id: replyId(msg.id),
     channel: msg.channel,

@@ -26,6 +26,7 @@ import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
 import { sandboxAlive } from "./tick-policy";
+import { wakeCause } from "./wake-cause";
 import { admitWake, alreadyRunning, type WakeRequest } from "./wake-plan";
 
 /** After a wake, keep delivering through retry back-offs for this long; the tick covers the rest. */
@@ -96,9 +97,21 @@ export class SandboxLifecycleManager {
             } as const;
           now = await this.cell.read();
         }
+        // Decided now, under the lock: the caller's reason to wake may be gone (wake-cause.ts).
+        const why = wakeCause(req, {
+          firstPending:
+            req.trigger === "operator"
+              ? null
+              : ((await this.d.store.inbox.listPending(1))[0] ?? null),
+          cronDueAt: now.value.cronDueAt,
+          now: clock(),
+          cronWakeLeadTimeMs: policySettings(this.d).cronWakeLeadTimeMs,
+        });
+        if (!why.wake) return { status: "not-now", reason: why.reason } as const;
         const at = now;
+        const named = { ...req, reason: why.cause };
         return this.reported("start", () =>
-          startSandbox(this.d, this.cell, lock, req, at, clock() - began),
+          startSandbox(this.d, this.cell, lock, named, at, clock() - began),
         );
       });
       if (attempt.acquired) return attempt.value;
@@ -202,6 +215,11 @@ export class SandboxLifecycleManager {
 
   drain(opts: DrainOptions = {}): Promise<DrainResult> {
     return this.d.inbox.drain(opts);
+  }
+
+  /** Deliveries the store refused to record (a drain's `unsettled`): see inbox/settle.ts. */
+  finishDelivered(unsettled: DrainResult["unsettled"]): Promise<void> {
+    return this.d.inbox.finishDelivered(unsettled);
   }
 
   sendReplies(): Promise<unknown> {

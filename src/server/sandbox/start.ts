@@ -33,7 +33,8 @@ export async function startSandbox(
     cur,
     "creating",
     { sandboxId: null, error: null },
-    { reason: req.reason },
+    // The start event names its cause (a message's id, a cron job, the operator's action).
+    { reason: req.reason, details: { trigger: req.trigger } },
   );
 
   const caps = d.provider.capabilities;
