@@ -87,9 +87,9 @@ describe.each(providers)("restore attestation, $name provider", (p) => {
     });
     copyArchive(p.snapshotsDir(), older?.id as string, newest?.id as string);
 
-    expect((await harness().manager.wake({ reason: "a message", trigger: "operator" })).status).toBe(
-      "running",
-    );
+    expect(
+      (await harness().manager.wake({ reason: "a message", trigger: "operator" })).status,
+    ).toBe("running");
     const [mismatch] = await mismatches();
     expect(mismatch?.details).toMatchObject({ expected: 2, found: 1, snapshotId: newest?.id });
     expect(mismatch?.message).toMatch(/found generation 1, expected generation 2/);
