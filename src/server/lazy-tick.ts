@@ -1,5 +1,6 @@
 import type { AppContext } from "./context";
 import type { RouteResult } from "./http/route";
+import { nextTickDelayMs } from "./tick-loop";
 
 type LazyTickContext = Pick<AppContext, "env" | "store" | "manager" | "logger" | "timings">;
 
@@ -19,7 +20,19 @@ export async function lazyTick(ctx: LazyTickContext): Promise<void> {
   if (ctx.env.localTick) return;
   const { count } = await ctx.store.counters.hit(KEY, ctx.timings.tickIntervalMs);
   if (count > 1) return;
-  const report = await ctx.manager.tick();
+  let report = await ctx.manager.tick();
+  // The lock was held — by another operation, or by a holder that died (its lease ends within
+  // one lease): this window's tick is ours, so try again after half a lease rather than leave
+  // the window without a tick (an orphan left by the dead holder would run on for a minute or
+  // more). Retries span two leases; if the lock is still held, the window is given back so the
+  // next request on any instance ticks.
+  for (let waited = 0; !report.ran && waited < 2 * ctx.timings.lockLeaseMs; ) {
+    const delay = nextTickDelayMs(report, ctx.timings, Date.now());
+    await new Promise((r) => setTimeout(r, delay));
+    waited += delay;
+    report = await ctx.manager.tick();
+  }
+  if (!report.ran) await ctx.store.counters.clear(KEY);
   if (report.actions.length > 0 || report.errors.length > 0)
     ctx.logger.info({ actions: report.actions, errors: report.errors }, "lazy tick");
 }

@@ -40,6 +40,8 @@ export interface LifecycleHarness {
   params: { source: Record<string, string> };
   /** Another app on the same store file and state dir (a second server instance). */
   newManager(): Promise<SandboxLifecycleManager>;
+  /** The whole app of another server instance on the same store file and state dir. */
+  newContext(): Promise<AppContext>;
   store: Store;
   provider: SandboxProvider;
   stateDir: string;
@@ -173,6 +175,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     manager,
     params: { source },
     newManager: async () => (await build()).manager,
+    newContext: () => build(),
     status: async () => (await manager.getState()).value,
     events: async (type) => (await store.events.list(500)).filter((e) => e.type === type),
     store,

@@ -15,6 +15,7 @@ import {
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
+import { sweepOrphans } from "./orphan-sweep";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
@@ -74,9 +75,11 @@ export class SandboxLifecycleManager {
       const attempt = await this.withLock(async (lock) => {
         let now = await this.cell.read();
         if (TRANSITIONAL.has(now.value.status)) {
-          // We hold the lock, so whoever set this status died mid-way: repair first.
+          // We hold the lock, so whoever set this status died mid-way: repair first, and stop
+          // what it may have left running (a server killed right after the provider's create).
           await repairStuck(this.d, this.cell, lock);
           now = await this.cell.read();
+          await sweepOrphans(this.d, lock, now.value.sandboxId);
         }
         if (alreadyRunning(now.value, req))
           return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;

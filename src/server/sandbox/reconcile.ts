@@ -1,10 +1,11 @@
 import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
-import { type ManagedSandbox, SandboxNotFoundError, type SandboxStatus } from "../providers/types";
-import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
+import type { ManagedSandbox, SandboxStatus } from "../providers/types";
+import { errorMessage, type LifecycleDeps, policySettings } from "./deps";
+import { findSandbox } from "./find-sandbox";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
+import { listOrphans, stopOrphans } from "./orphan-sweep";
 import { restAfterDeath } from "./rest-after-death";
 import { ensureScheduledWake } from "./scheduled-wake";
 import { sidecarClient } from "./sidecar-client";
@@ -13,6 +14,8 @@ import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";
 import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./tick-policy";
+
+export { findSandbox };
 
 export interface TickReport {
   /** False when another lifecycle operation held the lock (the caller tries again soon). */
@@ -105,11 +108,7 @@ async function lockedPass(
     answers && sandbox && d.agent.cronJobs ? await agentJobs(d, sandbox, errors) : null;
   const sched = await refreshSchedule(d.store, cell, cur, d.config.cron, now, reported);
   cur = sched.cur;
-  const orphans = (await d.provider.list())
-    .filter((s) => s.labels[INSTANCE_LABEL] === d.config.instance.name)
-    .filter((s) => s.id !== cur.value.sandboxId && s.labels[ROLE_LABEL] !== WORKER_ROLE)
-    .filter((s) => sandboxAlive(s.status))
-    .map((s) => s.id);
+  const orphans = await listOrphans(d, cur.value.sandboxId);
   const facts = {
     state: cur.value,
     sandboxStatus: sandbox?.status ?? null,
@@ -209,28 +208,6 @@ async function markDead(d: LifecycleDeps, cell: StateCell, truth: SandboxStatus 
     cur,
     `${truth ? `is ${truth}` : "is gone"} without ClawRun stopping it (native TTL expired or host restarted)`,
   );
-}
-
-async function stopOrphans(d: LifecycleDeps, ids: string[]): Promise<void> {
-  for (const id of ids) {
-    const sandbox = await findSandbox(d, id);
-    if (sandbox) await stopQuietly(d, sandbox);
-    await recordEvent(d, {
-      type: "sandbox.orphan-stopped",
-      level: "warn",
-      sandboxId: id,
-      message: `stopped sandbox ${id}: the instance does not own it any more`,
-    });
-  }
-}
-
-export async function findSandbox(d: LifecycleDeps, id: string): Promise<ManagedSandbox | null> {
-  try {
-    return await d.provider.get(id);
-  } catch (err) {
-    if (err instanceof SandboxNotFoundError) return null;
-    throw err;
-  }
 }
 
 async function agentJobs(d: LifecycleDeps, sandbox: ManagedSandbox, errors: string[]) {
