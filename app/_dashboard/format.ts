@@ -119,6 +119,7 @@ export function formatPercent(share: number): string {
 
 const EXTEND_REASONS: Record<string, string> = {
   grace: "the grace period after start",
+  delivery: "a message being answered",
   "file-activity": "recent file activity",
   cron: "a cron job due soon",
 };

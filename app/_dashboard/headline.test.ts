@@ -50,6 +50,25 @@ describe("headline (the top line)", () => {
     expect(h.fix).toBeNull();
   });
 
+  it("awake while a message is being answered: says so, no countdown to a snapshot (issue 22, item 4)", () => {
+    const h = headline(
+      overview(
+        { status: "running", sandboxId: "sb-1", since: NOW - 20 * MIN },
+        {
+          forecast: { reason: "delivery", activeUntil: NOW + 10 * MIN },
+          heartbeat: {
+            lastChangedAt: NOW - 3 * MIN,
+            openDeliverySince: NOW - 3 * MIN,
+          } as Overview["heartbeat"],
+        },
+      ),
+      NOW,
+    );
+    expect(h.text).toBe("Awake · answering a message");
+    expect(h.detail).toMatch(/^\(since \d\d:\d\d; sleeps once it is answered and idle\)$/);
+    expect(h.countdown).toBeNull();
+  });
+
   it("asleep: since when and what wakes it", () => {
     const h = headline(overview({ status: "sleeping", since: NOW - 5 * MIN }), NOW);
     expect(h.text).toMatch(/^Asleep since \d\d:\d\d · wakes on the next message$/);

@@ -42,6 +42,17 @@ export function headline(o: Overview, now: number): Headline {
         fix: null,
       };
     const left = Math.max(0, f.activeUntil - now);
+    // A long turn is work, not idleness: no countdown to a snapshot while it runs.
+    if (f.reason === "delivery")
+      return {
+        tone: "ok",
+        text: "Awake · answering a message",
+        detail: o.heartbeat?.openDeliverySince
+          ? `(since ${at(o.heartbeat.openDeliverySince)}; sleeps once it is answered and idle)`
+          : "",
+        countdown: null,
+        fix: null,
+      };
     const idleSince = o.heartbeat ? `idle since ${at(o.heartbeat.lastChangedAt)}` : "";
     const kept = f.reason ? `kept by ${describeExtendReason(f.reason)}` : "";
     const why = [idleSince, kept].filter(Boolean).join(", ");

@@ -134,6 +134,7 @@ async function main(): Promise<void> {
       // itself reaches it only through the sidecar's door (docs/sidecar.md).
       const direct = {
         label: baseUrl,
+        sandboxId: "try-gateway",
         fetch: (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init),
       };
       const r = await deliverToOpenClaw(

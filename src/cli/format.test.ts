@@ -70,6 +70,19 @@ describe("format", () => {
     expect(lines).toContain("sandbox    sbx_1");
   });
 
+  it("status: a long turn reads as answering a message, not as going to sleep", () => {
+    const lines = formatStatus(
+      overview(
+        { status: "running", since: NOW - 60_000, sandboxId: "sbx_1" },
+        {
+          forecast: { reason: "delivery", activeUntil: NOW + 240_000 },
+          heartbeat: { receivedAt: NOW - 3_000, daemonStatus: "running", daemonRestarts: 0 },
+        },
+      ),
+    );
+    expect(lines[0]).toBe("running    awake since 13:19:00 (1 min) · answering a message");
+  });
+
   it("status: asleep, and failed with its cause and retry", () => {
     expect(formatStatus(overview({ status: "sleeping" }))[0]).toMatch(
       /^sleeping +asleep · wakes on the next message$/,

@@ -81,6 +81,7 @@ function headline(o: OverviewView, since: string): string {
   const i = o.instance;
   switch (i.status) {
     case "running":
+      if (o.forecast?.reason === "delivery") return `awake${since} · answering a message`;
       return o.forecast
         ? `awake${since} · sleeps in ~${duration(o.forecast.activeUntil - o.now)}${o.forecast.reason ? ` (kept by ${o.forecast.reason})` : ""}`
         : `awake${since}`;

@@ -61,6 +61,11 @@ export const toolSchema = z.strictObject({
 const sandboxBaseShape = {
   /** Seconds of idleness (no file activity) before the sandbox is snapshotted and stopped. */
   activeDuration: positiveInt().default(300),
+  /**
+   * Seconds one turn (a message being answered) may keep the agent awake: an open delivery is
+   * activity until then; after it, the turn counts as stuck and rest may proceed.
+   */
+  maxTurnDuration: positiveInt().default(600),
   /** Seconds: stay awake when a cron job is due within this window. */
   cronKeepAliveWindow: positiveInt().default(900),
   /** Seconds: wake a sleeping sandbox this long before a cron job is due. */

@@ -30,6 +30,12 @@ export interface HeartbeatBody {
    * otherwise, and by older sidecars.
    */
   daemonReturned?: boolean;
+  /**
+   * Epoch ms at which the oldest delivery still open through the door started: the agent is
+   * answering a message, which is activity (issue 22, item 4). Left out when none is open,
+   * and by older sidecars.
+   */
+  openDeliverySince?: number;
 }
 
 const HEARTBEAT_KEYS = [
@@ -41,6 +47,7 @@ const HEARTBEAT_KEYS = [
   "daemonRestarts",
   "generation",
   "daemonReturned",
+  "openDeliverySince",
 ] as const;
 
 /** Hand-checked (src/protocol/validate.ts): a strict object, every field named on error. */
@@ -58,6 +65,9 @@ export function parseHeartbeatBody(json: unknown): Parsed<HeartbeatBody> {
       ...(o.daemonReturned === undefined
         ? {}
         : { daemonReturned: boolean(o, "daemonReturned", "") }),
+      ...(o.openDeliverySince === undefined
+        ? {}
+        : { openDeliverySince: integer(o, "openDeliverySince", "", { min: 0 }) }),
     };
   });
 }

@@ -38,6 +38,15 @@ describe("heartbeat body (hand-checked, strict)", () => {
     });
   });
 
+  it("accepts openDeliverySince (issue 22, item 4), optional for older sidecars", () => {
+    expect(parseHeartbeatBody({ ...HEARTBEAT, openDeliverySince: 7 })).toEqual({
+      ok: true,
+      value: { ...HEARTBEAT, openDeliverySince: 7 },
+    });
+    const bad = parseHeartbeatBody({ ...HEARTBEAT, openDeliverySince: -1 });
+    expect(bad.ok === false && bad.error).toMatch(/openDeliverySince: expected number/);
+  });
+
   it.each([
     ["not an object", [], /\(root\): expected object, got array/],
     ["a missing field", { ...HEARTBEAT, root: undefined }, /root: expected string, got undefined/],

@@ -24,6 +24,7 @@ describe("clawrun.json defaults", () => {
       sandbox: {
         provider: "local",
         activeDuration: 300,
+        maxTurnDuration: 600,
         cronKeepAliveWindow: 900,
         cronWakeLeadTime: 60,
         resources: { vcpus: 2 },

@@ -15,6 +15,7 @@ import {
 import { forwardToDaemon } from "./daemon-proxy";
 import { sendError, sendJson } from "./http-reply";
 import { readLogTail } from "./log-tail";
+import type { OpenDeliveries } from "./open-deliveries";
 
 export interface DoorOptions {
   /** The per-sandbox secret every request must be signed with. */
@@ -25,6 +26,8 @@ export interface DoorOptions {
   logPath: string;
   /** A delivery (any non-GET request to the daemon) started or its answer was sent back. */
   onDelivery?: () => void;
+  /** Tracks each delivery from its start until its answer was sent (or it broke off). */
+  openDeliveries?: OpenDeliveries;
   maxBodyBytes?: number;
   now?: () => number;
 }
@@ -93,6 +96,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
     const rest = target.slice(DOOR_ROUTES.daemonPrefix.length);
     const delivery = method !== "GET" && method !== "HEAD";
     if (delivery) opts.onDelivery?.();
+    const ended = delivery ? opts.openDeliveries?.begin() : undefined;
     forwardToDaemon({
       ...opts.daemon,
       method,
@@ -102,6 +106,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
       res,
       // The reply counts too: a long turn ends with activity, not only begins with it.
       onDone: (outcome) => {
+        ended?.();
         if (delivery && outcome === "answered") opts.onDelivery?.();
       },
     });

@@ -9,6 +9,7 @@ import { daemonSpawnSpec, type EarlyDaemon, sameSpec } from "./early-daemon";
 import { Heartbeat, heartbeatUrl } from "./heartbeat";
 import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
+import { OpenDeliveries } from "./open-deliveries";
 import { ownedBy, readProcTable, signalAlive } from "./process-tree";
 import { readRestoredGeneration } from "./restored-generation";
 import { Supervisor } from "./supervisor";
@@ -73,11 +74,13 @@ export async function startSidecar(
     fallbackScanMs: timings.activityFallbackScanMs,
     log,
   });
+  const openDeliveries = new OpenDeliveries();
   const server = createDoorServer({
     secret,
     daemon: { host: DAEMON_HOST, port: spec.port },
     logPath: logPath(config.root),
     onDelivery: () => tracker.markActivity(),
+    openDeliveries,
     getHealth: (): SidecarHealth => {
       const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
       const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };
@@ -142,6 +145,7 @@ export async function startSidecar(
         daemonRestarts: daemon.restarts,
         generation,
         ...(daemonReturned ? { daemonReturned: true } : {}),
+        ...openDeliveryField(openDeliveries.oldestSince()),
       };
     },
     onAccepted: (sent) => {
@@ -184,4 +188,9 @@ export async function startSidecar(
     return done;
   };
   return { log, shutdown };
+}
+
+/** Only while a delivery is open, so an idle heartbeat keeps the seed's fields. */
+function openDeliveryField(since: number | null): { openDeliverySince?: number } {
+  return since === null ? {} : { openDeliverySince: since };
 }

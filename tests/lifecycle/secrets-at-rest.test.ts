@@ -89,6 +89,8 @@ function everyAgentsSecrets(master: string, secrets: Record<string, string>): Ag
       const d = echo.daemon();
       return { ...d, env: { ...openclaw.daemon().env, ...zeroclaw.daemon().env, ...d.env } };
     },
+    // OpenClaw's model key and per-sandbox gateway token.
+    sandboxEnv: (sandboxId) => openclaw.sandboxEnv?.(sandboxId) ?? {},
     deliver: (door, message, signal) => echo.deliver(door, message, signal),
   };
 }
@@ -100,17 +102,19 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
       openclawModelKey: mark("oc-model-key"),
       zeroclawModelKey: mark("zc-model-key"),
       userFromEnv: mark("user-from-env"),
-      openclawGatewayToken: deriveKey(master, "agent/openclaw/gateway-token").toString("base64url"),
       zeroclawGatewayToken: deriveKey(master, "agent/zeroclaw/gateway-token").toString("base64url"),
     };
+    /** OpenClaw's gateway token is derived per sandbox from CLAWRUN_SECRET and never stored. */
+    const gatewayToken = (sandboxId: string) =>
+      deriveKey(master, `agent/openclaw/gateway-token/${sandboxId}`).toString("base64url");
     const agent = everyAgentsSecrets(master, secrets);
     // The daemon really gets every secret (else the search below would prove nothing).
-    expect(Object.values(agent.daemon().env)).toEqual(
+    expect(Object.values({ ...agent.daemon().env, ...agent.sandboxEnv?.("sbx_x") })).toEqual(
       expect.arrayContaining([
         secrets.openclawModelKey,
         secrets.zeroclawModelKey,
         secrets.userFromEnv,
-        secrets.openclawGatewayToken,
+        gatewayToken("sbx_x"),
       ]),
     );
 
@@ -127,7 +131,8 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
       "for p in $(pgrep -f agent-echo.js); do tr '\\0' '\\n' < /proc/$p/environ; done",
     ]);
     expect(daemonEnv.stdout).toContain(`MY_TOKEN=${secrets.userFromEnv}`);
-    expect(daemonEnv.stdout).toContain(`OPENCLAW_GATEWAY_TOKEN=${secrets.openclawGatewayToken}`);
+    expect(daemonEnv.stdout).toContain(`OPENCLAW_GATEWAY_TOKEN=${gatewayToken(first.id)}`);
+    expect(daemonEnv.stdout).toContain(`CLAWRUN_MODEL_API_KEY=${secrets.openclawModelKey}`);
     expect(daemonEnv.stdout).not.toContain("CLAWRUN_DAEMON_ENV");
 
     expect((await h.manager.sleep("test")).status).toBe("sleeping");
@@ -153,6 +158,14 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
 
     const everything = [...filesUnder(h.stateDir), ...extracted];
     expect(everything.filter((f) => statSync(f).size > 0).length).toBeGreaterThan(10);
-    expect(findSecrets(everything, secrets)).toEqual([]);
+    // Every sandbox's own gateway token too (two boots: the start and the wake).
+    const sandboxIds = new Set(
+      (await h.store.events.list(500)).map((e) => e.sandboxId).filter((id) => id !== null),
+    );
+    expect(sandboxIds.size).toBeGreaterThanOrEqual(2);
+    const tokens = Object.fromEntries(
+      [...sandboxIds].map((id) => [`openclawGatewayToken(${id})`, gatewayToken(id as string)]),
+    );
+    expect(findSecrets(everything, { ...secrets, ...tokens })).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ export const NOW = 1_800_000_000_000;
 
 export const SEED_SETTINGS: PolicySettings = {
   activeDurationMs: 5 * MIN,
+  maxTurnDurationMs: 10 * MIN,
   cronKeepAliveWindowMs: 15 * MIN,
   cronWakeLeadTimeMs: MIN,
   ttlBufferMs: 5 * MIN,

@@ -111,7 +111,9 @@ describe.each(["openclaw", "zeroclaw"])("agent.type %s in clawrun.json", (type) 
       port: 3000,
     });
     expect(daemon.env.EXTRA).toBe("1");
-    expect(Object.values(daemon.env)).toContain("sk-secret-1");
+    // The model key is in the daemon's environment (OpenClaw's with its per-sandbox token).
+    const env = { ...daemon.env, ...agent.sandboxEnv?.("sbx_1") };
+    expect(Object.values(env)).toContain("sk-secret-1");
     // No file holds the model key.
     for (const f of files) expect(String(f.content)).not.toContain("sk-secret-1");
     expect(agent.describe?.()).toEqual({
@@ -126,18 +128,23 @@ describe.each(["openclaw", "zeroclaw"])("agent.type %s in clawrun.json", (type) 
 });
 
 describe("gateway tokens", () => {
-  it("OpenClaw's token is derived from CLAWRUN_SECRET: stable for a deployment, different for another, in the daemon env only", async () => {
+  it("OpenClaw's token is derived from CLAWRUN_SECRET per sandbox: stable for one, different for another sandbox or deployment, in the sandbox env only", async () => {
+    const tokenOf = (agent: ReturnType<typeof build>, sandboxId: string) =>
+      agent.sandboxEnv?.(sandboxId).OPENCLAW_GATEWAY_TOKEN;
     const a = build({ type: "openclaw", ...openai });
-    const token = a.daemon().env.OPENCLAW_GATEWAY_TOKEN;
+    const token = tokenOf(a, "sbx_1") as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(build({ type: "openclaw", ...openai }).daemon().env.OPENCLAW_GATEWAY_TOKEN).toBe(token);
+    expect(tokenOf(build({ type: "openclaw", ...openai }), "sbx_1")).toBe(token);
+    expect(tokenOf(a, "sbx_2")).not.toBe(token);
     const other = build({ type: "openclaw", ...openai }, undefined, "o".repeat(48));
-    expect(other.daemon().env.OPENCLAW_GATEWAY_TOKEN).not.toBe(token);
+    expect(tokenOf(other, "sbx_1")).not.toBe(token);
+    expect(a.daemon().env.OPENCLAW_GATEWAY_TOKEN).toBeUndefined();
     for (const f of await a.files()) expect(String(f.content)).not.toContain(token);
   });
 
   it("ZeroClaw's config holds only the hash of its token; the two agents' tokens differ", async () => {
-    const oc = build({ type: "openclaw", ...openai }).daemon().env.OPENCLAW_GATEWAY_TOKEN ?? "";
+    const oc =
+      build({ type: "openclaw", ...openai }).sandboxEnv?.("sbx_1").OPENCLAW_GATEWAY_TOKEN ?? "";
     const [config] = await build({ type: "zeroclaw", ...openai }).files();
     const hashes = /paired_tokens = \["([0-9a-f]{64})"\]/.exec(String(config?.content));
     expect(hashes?.[1]).toBeDefined();

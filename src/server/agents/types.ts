@@ -38,6 +38,8 @@ export interface DaemonTransport {
   fetch(path: string, init?: DaemonRequestInit): Promise<Response>;
   /** Where it leads, for messages ("sandbox sbx_…'s daemon (through its door)"). */
   readonly label: string;
+  /** The sandbox behind the door (per-sandbox secrets such as a gateway token). */
+  readonly sandboxId: string;
 }
 
 export interface DeliveryResult {
@@ -85,6 +87,12 @@ export interface Agent {
   /** Files provisioned into the sandbox before the sidecar starts (paths relative to its root). */
   files(): Promise<SandboxFile[]>;
   daemon(): AgentDaemonSpec;
+  /**
+   * Secrets bound to one sandbox (e.g. a gateway token derived from CLAWRUN_SECRET and the
+   * sandbox id), added to the daemon's environment. Like the rest of it they travel only in
+   * the sidecar's process environment, never in a file (docs/sidecar.md, "Config").
+   */
+  sandboxEnv?(sandboxId: string): Record<string, string>;
   /**
    * Hands one message to the running daemon through `door`; throws AgentDeliveryError on
    * refusal and AgentUnreachableError when the door cannot reach it.

@@ -54,6 +54,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
           {
             sandboxCreatedAt: heartbeat.sandboxCreatedAt,
             lastChangedAt: heartbeat.lastChangedAt,
+            openDeliverySince: heartbeat.openDeliverySince ?? null,
             cronDueAt: state.cronDueAt,
             now,
           },

@@ -15,5 +15,7 @@ export const storedHeartbeatSchema = z.object({
   daemonRestarts: z.number().int().nonnegative(),
   /** The save the sandbox was restored from, as its sidecar read it (restore attestation). */
   generation: z.number().int().nonnegative().nullable().optional(),
+  /** The oldest delivery still open when it was sent (the agent is answering a message). */
+  openDeliverySince: epochMs.optional(),
 });
 export type StoredHeartbeat = z.infer<typeof storedHeartbeatSchema>;

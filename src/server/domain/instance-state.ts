@@ -18,7 +18,7 @@ export const INSTANCE_STATUSES = [
 export const instanceStatusSchema = z.enum(INSTANCE_STATUSES);
 export type InstanceStatus = z.infer<typeof instanceStatusSchema>;
 
-export const extendReasonSchema = z.enum(["grace", "file-activity", "cron"]);
+export const extendReasonSchema = z.enum(["grace", "delivery", "file-activity", "cron"]);
 export type ExtendReason = z.infer<typeof extendReasonSchema>;
 
 export const instanceStateSchema = z.object({

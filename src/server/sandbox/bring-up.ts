@@ -43,7 +43,7 @@ export async function bringUp(
   await lock.confirm();
   await launchSidecar(sandbox, {
     heartbeatSecret: heartbeatSecret(d.masterSecret, sandbox.id),
-    daemonEnv: d.agent.daemon().env,
+    daemonEnv: { ...d.agent.daemon().env, ...d.agent.sandboxEnv?.(sandbox.id) },
     protectionBypass: d.protectionBypass,
   });
   timings.sidecarStartMs = d.clock() - mark;

@@ -45,6 +45,7 @@ export function policySettings(d: {
   const s = d.config.sandbox;
   return {
     activeDurationMs: s.activeDuration * 1000,
+    maxTurnDurationMs: s.maxTurnDuration * 1000,
     cronKeepAliveWindowMs: s.cronKeepAliveWindow * 1000,
     cronWakeLeadTimeMs: s.cronWakeLeadTime * 1000,
     ttlBufferMs: d.timings.ttlBufferMs,

@@ -82,10 +82,21 @@ export async function handleHeartbeat(
     case "extend":
       await extend(d, cell, state as Versioned<InstanceState>, decision.byMs, decision.reason);
       return answer("extend", resume);
-    case "sleep":
+    case "sleep": {
+      const stuck = decision.stuckDeliverySince;
       return answer("stop", async () => {
+        // A turn past maxTurnDuration no longer keeps the agent awake: say so, then rest.
+        if (stuck !== undefined)
+          await recordEvent(d, {
+            type: "delivery.stuck",
+            level: "warn",
+            sandboxId: hb.sandboxId,
+            message: `a delivery open since ${new Date(stuck).toISOString()} is past maxTurnDuration; resting anyway`,
+            details: { openDeliverySince: stuck },
+          });
         await ops.sleep(decision.reason, hb.sandboxId);
       });
+    }
     default:
       return answer("none", resume);
   }

@@ -31,6 +31,28 @@ describe("activeReason (docs/lifecycle.md: grace, file activity, cron)", () => {
     ["cron already past does not keep awake", { cronDueAt: NOW - 1 }, null],
     ["grace wins over file activity", { sandboxCreatedAt: NOW - MIN, lastChangedAt: NOW }, "grace"],
     ["nothing applies", {}, null],
+    [
+      "a delivery open 9:59 (a long turn) is activity",
+      { openDeliverySince: NOW - 10 * MIN + 1 },
+      "delivery",
+    ],
+    [
+      "a delivery open exactly maxTurnDuration is stuck, not activity",
+      { openDeliverySince: NOW - 10 * MIN },
+      null,
+    ],
+    ["a delivery opened just now is activity", { openDeliverySince: NOW }, "delivery"],
+    ["no open delivery (older sidecar: absent)", { openDeliverySince: null }, null],
+    [
+      "answering wins over the others",
+      { openDeliverySince: NOW, sandboxCreatedAt: NOW },
+      "delivery",
+    ],
+    [
+      "a stuck delivery leaves the other reasons",
+      { openDeliverySince: NOW - 11 * MIN, lastChangedAt: NOW },
+      "file-activity",
+    ],
   ] as const)("%s", (_name, over, expected) => {
     const facts = {
       sandboxCreatedAt: NOW - 60 * MIN,
@@ -111,6 +133,24 @@ describe("decideHeartbeat", () => {
       { generation: 4 },
       null,
       { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" },
+    ],
+    [
+      "a message being answered for longer than activeDuration → no snapshot; extend a short runway",
+      state(),
+      { openDeliverySince: NOW - 6 * MIN },
+      null,
+      { action: "extend", reason: "delivery", byMs: 3 * MIN },
+    ],
+    [
+      "a delivery open past maxTurnDuration is stuck → sleep, naming it",
+      state(),
+      { openDeliverySince: NOW - 11 * MIN },
+      null,
+      {
+        action: "sleep",
+        reason: "idle, and a delivery open since 660 s is past maxTurnDuration",
+        stuckDeliverySince: NOW - 11 * MIN,
+      },
     ],
     [
       "idle → sleep",

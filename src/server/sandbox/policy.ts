@@ -9,6 +9,8 @@ import { attest } from "./attestation";
 
 export interface PolicySettings {
   activeDurationMs: number;
+  /** How long an open delivery (a turn being answered) counts as activity (issue 22, item 4). */
+  maxTurnDurationMs: number;
   cronKeepAliveWindowMs: number;
   cronWakeLeadTimeMs: number;
   ttlBufferMs: number;
@@ -80,15 +82,52 @@ export type HeartbeatDecision =
   | { action: "extend"; reason: ExtendReason; byMs: number }
   /** A reason applies and the runway is long enough, or a transition is in progress. */
   | { action: "none"; reason: string }
-  /** No reason applies: snapshot and stop. */
-  | { action: "sleep"; reason: string };
+  /**
+   * No reason applies: snapshot and stop. `stuckDeliverySince`: a delivery has been open for
+   * longer than maxTurnDuration and no longer keeps the agent awake (event `delivery.stuck`).
+   */
+  | { action: "sleep"; reason: string; stuckDeliverySince?: number };
 
-/** The three extend reasons, in the seed's order; the first that applies wins. */
+/** What the activity reasons read (a heartbeat's fields, the schedule, the clock). */
+export interface ActivityFacts {
+  sandboxCreatedAt: number;
+  lastChangedAt: number;
+  /** Start of the oldest delivery still open through the door; null/absent: none. */
+  openDeliverySince?: number | null;
+  cronDueAt: number | null;
+  now: number;
+}
+
+/** Pure: an open delivery younger than maxTurnDuration: the agent is answering a message. */
+export function answering(
+  facts: Pick<ActivityFacts, "openDeliverySince" | "now">,
+  s: Pick<PolicySettings, "maxTurnDurationMs">,
+): boolean {
+  const since = facts.openDeliverySince;
+  return since !== null && since !== undefined && facts.now - since < s.maxTurnDurationMs;
+}
+
+/** Pure: an open delivery older than maxTurnDuration (its start), else null. */
+export function stuckDeliverySince(
+  facts: Pick<ActivityFacts, "openDeliverySince" | "now">,
+  s: Pick<PolicySettings, "maxTurnDurationMs">,
+): number | null {
+  const since = facts.openDeliverySince;
+  if (since === null || since === undefined) return null;
+  return answering(facts, s) ? null : since;
+}
+
+/**
+ * The extend reasons, the first that applies wins: the seed's three (grace, file activity,
+ * cron), after ours: a message being answered (an open delivery, up to maxTurnDuration) is
+ * activity however long the turn takes, so no snapshot starts under it (issue 22, item 4).
+ */
 export function activeReason(
-  facts: { sandboxCreatedAt: number; lastChangedAt: number; cronDueAt: number | null; now: number },
-  s: Pick<PolicySettings, "activeDurationMs" | "cronKeepAliveWindowMs">,
+  facts: ActivityFacts,
+  s: Pick<PolicySettings, "activeDurationMs" | "cronKeepAliveWindowMs" | "maxTurnDurationMs">,
 ): ExtendReason | null {
   const { now } = facts;
+  if (answering(facts, s)) return "delivery";
   if (now - facts.sandboxCreatedAt < s.activeDurationMs) return "grace";
   if (now - facts.lastChangedAt < s.activeDurationMs) return "file-activity";
   if (
@@ -131,20 +170,24 @@ export function decideHeartbeat(
   if (!attested.ok) {
     return { action: "stop-failed", reason: `restore attestation failed: ${attested.message}` };
   }
-  const reason = activeReason(
-    {
-      sandboxCreatedAt: hb.sandboxCreatedAt,
-      lastChangedAt: hb.lastChangedAt,
-      cronDueAt: facts.cronDueAt,
-      now,
-    },
-    s,
-  );
-  if (!reason)
-    return {
-      action: "sleep",
-      reason: "idle: no file activity, grace period over, no cron job due",
-    };
+  const activity: ActivityFacts = {
+    sandboxCreatedAt: hb.sandboxCreatedAt,
+    lastChangedAt: hb.lastChangedAt,
+    openDeliverySince: hb.openDeliverySince ?? null,
+    cronDueAt: facts.cronDueAt,
+    now,
+  };
+  const reason = activeReason(activity, s);
+  if (!reason) {
+    const stuck = stuckDeliverySince(activity, s);
+    return stuck === null
+      ? { action: "sleep", reason: "idle: no file activity, grace period over, no cron job due" }
+      : {
+          action: "sleep",
+          reason: `idle, and a delivery open since ${Math.round((now - stuck) / 1000)} s is past maxTurnDuration`,
+          stuckDeliverySince: stuck,
+        };
+  }
   const short = extendOrSleep(state, reason, now, s);
   if (short) return short;
   const remaining = (state.ttlDeadline ?? 0) - now;
@@ -185,14 +228,16 @@ export function nextRetryAt(
 
 /** When the dashboard may expect the instance to sleep, if nothing changes. */
 export function sleepForecast(
-  facts: { sandboxCreatedAt: number; lastChangedAt: number; cronDueAt: number | null; now: number },
-  s: Pick<PolicySettings, "activeDurationMs" | "cronKeepAliveWindowMs">,
+  facts: ActivityFacts,
+  s: Pick<PolicySettings, "activeDurationMs" | "cronKeepAliveWindowMs" | "maxTurnDurationMs">,
 ): { reason: ExtendReason | null; activeUntil: number } {
   const reason = activeReason(facts, s);
   const ends = [
     facts.sandboxCreatedAt + s.activeDurationMs,
     facts.lastChangedAt + s.activeDurationMs,
   ];
+  // While answering: at least activeDuration after now (the answer itself is activity).
+  if (reason === "delivery") ends.push(facts.now + s.activeDurationMs);
   if (reason === "cron" && facts.cronDueAt !== null) ends.push(facts.cronDueAt);
   return { reason, activeUntil: Math.max(facts.now, ...ends) };
 }

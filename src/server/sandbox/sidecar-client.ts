@@ -35,6 +35,7 @@ const NOT_THROUGH: readonly string[] = [DOOR_ERRORS.unauthorized, DOOR_ERRORS.da
  */
 export class SidecarClient implements DaemonTransport {
   readonly label: string;
+  readonly sandboxId: string;
 
   constructor(
     private readonly sandbox: Pick<ManagedSandbox, "id" | "domain">,
@@ -42,6 +43,7 @@ export class SidecarClient implements DaemonTransport {
     private readonly now: () => number = Date.now,
   ) {
     this.label = `sandbox ${sandbox.id}'s daemon (through its door)`;
+    this.sandboxId = sandbox.id;
   }
 
   /** A signed request to the door; rejects only when nobody answered at the sidecar's port. */

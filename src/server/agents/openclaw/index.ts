@@ -15,7 +15,8 @@ export const openclawAgent: AgentModule<OpenClawAgentConfig> = {
       port: config.port,
       deliveryTimeoutMs: config.deliveryTimeoutMs,
       modelApiKey: resolveModelKey(model, ctx.passthrough),
-      gatewayToken: ctx.deriveSecret("openclaw/gateway-token"),
+      // Per sandbox: a token leaked from one sandbox opens no other (never persisted).
+      gatewayToken: (sandboxId) => ctx.deriveSecret(`openclaw/gateway-token/${sandboxId}`),
       env: ctx.env,
       ...(config.npmCacheDir === undefined ? {} : { npmCacheDir: config.npmCacheDir }),
     });

@@ -11,6 +11,8 @@ import type {
   DeliveryResult,
 } from "../types";
 import {
+  GATEWAY_TOKEN_ENV,
+  MODEL_KEY_ENV,
   OPENCLAW_LOG_DIR,
   OPENCLAW_STATE_DIR,
   openclawConfigFile,
@@ -50,8 +52,11 @@ export interface OpenClawAgentOptions {
   deliveryTimeoutMs: number;
   /** The model provider's key (resolved from `apiKey.fromEnv`). */
   modelApiKey: string;
-  /** The gateway's bearer token: in the daemon's environment and on every delivery. */
-  gatewayToken: string;
+  /**
+   * The gateway's bearer token for one sandbox (derived from CLAWRUN_SECRET and the sandbox
+   * id, never stored): in that daemon's environment and on every delivery to it.
+   */
+  gatewayToken: (sandboxId: string) => string;
   /** The user's `agent.env`, resolved. */
   env: Record<string, string>;
   npmCacheDir?: string;
@@ -80,7 +85,7 @@ export class OpenClawAgent implements Agent {
       tool,
       prelude: layerLauncherPrelude(),
       exec: `"$root/${wrapper}" gateway --port "$1"`,
-      hideFromInstall: Object.keys(this.secretEnv()),
+      hideFromInstall: [MODEL_KEY_ENV, GATEWAY_TOKEN_ENV],
     });
     return [
       { path: config.path, content: config.content, mode: 0o600 },
@@ -99,15 +104,16 @@ export class OpenClawAgent implements Agent {
     return {
       command: "sh",
       args: [launcherPath(this.name), "{PORT}"],
-      env: { ...this.o.env, ...this.secretEnv() },
+      env: { ...this.o.env },
       port: this.o.port,
     };
   }
 
-  private secretEnv(): Record<string, string> {
+  /** The model key and this sandbox's gateway token (the config's SecretRefs). */
+  sandboxEnv(sandboxId: string): Record<string, string> {
     return openclawSecretEnv({
       modelApiKey: this.o.modelApiKey,
-      gatewayToken: this.o.gatewayToken,
+      gatewayToken: this.o.gatewayToken(sandboxId),
     });
   }
 
@@ -116,7 +122,7 @@ export class OpenClawAgent implements Agent {
     message: AgentMessage,
     signal: AbortSignal,
   ): Promise<DeliveryResult> {
-    return deliverToOpenClaw(door, this.o.gatewayToken, message, signal);
+    return deliverToOpenClaw(door, this.o.gatewayToken(door.sandboxId), message, signal);
   }
 
   ready(door: DaemonTransport, signal: AbortSignal): Promise<boolean> {
