@@ -30,6 +30,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Listen on this port (default: a free one), e.g. to come back where a stopped server was. */
   port?: number;
+  /** Variables to leave out, e.g. a secret the server should generate as a local run does. */
+  unset?: string[];
 }
 
 /**
@@ -59,12 +61,13 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
     ...opts.env,
   };
+  for (const name of opts.unset ?? []) delete env[name];
   const launch = () => {
     const proc: ChildProcess = spawn(
       process.execPath,
       ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
       {
-        env: { ...process.env, ...env },
+        env: { ...withoutNames(process.env, opts.unset ?? []), ...env },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
@@ -122,4 +125,10 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
 
 function rand(): string {
   return randomBytes(24).toString("base64url");
+}
+
+function withoutNames(source: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
+  const copy = { ...source };
+  for (const name of names) delete copy[name];
+  return copy;
 }
