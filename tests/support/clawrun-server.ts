@@ -59,6 +59,9 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     CLAWRUN_WEBHOOK_SECRET: secrets.webhook,
     CLAWRUN_TIMINGS: JSON.stringify(opts.timings ?? {}),
     LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
+    // halt() means "the server goes away, its sandboxes stay" (restart tests); putting the
+    // agent to sleep on exit is tested on its own (tests/operator/server-stop.test.ts).
+    CLAWRUN_ON_EXIT: "keep",
     ...opts.env,
   };
   for (const name of opts.unset ?? []) delete env[name];
