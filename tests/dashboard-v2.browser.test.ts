@@ -110,6 +110,12 @@ describe("dashboard v2", () => {
       await page.getByTestId("test-message").click();
       await textOf(page.getByTestId("test-message-answer"), /^Queued as test-/);
       await textOf(page.getByTestId("top-line-text"), AWAKE, TRANSITION_MS);
+      // The card waits for its own message's reply (read from the delivery record).
+      await textOf(
+        page.getByTestId("test-message-answer"),
+        /^Reply: echo: Hello from the ClawRun dashboard/,
+        TRANSITION_MS,
+      );
       await page.getByTestId("countdown").waitFor({ timeout: UI_MS });
       // Pushed without reload, every step of the wake, even those shorter than a poll.
       await textOf(

@@ -3,11 +3,38 @@
 import { useState } from "react";
 import { api } from "./api";
 import type { Overview } from "./types";
+import { webhookCurl } from "./webhook-curl";
 
 interface TestAnswer {
   status: string;
   id?: string;
   reply?: string | null;
+}
+
+interface TestReply {
+  state: "waiting" | "delivered" | "replied" | "failed";
+  reply: string | null;
+  detail: string | null;
+}
+
+/** How long the card waits for a woken agent's reply (a cold wake takes seconds to a minute). */
+const REPLY_WAIT_MS = 180_000;
+
+/** Polls the test message's fate until the reply (or a dead letter) is recorded. */
+async function waitForReply(id: string, say: (text: string) => void): Promise<string> {
+  const deadline = Date.now() + REPLY_WAIT_MS;
+  while (Date.now() < deadline) {
+    const r = await api<TestReply>(`/api/sandbox/test-message/${encodeURIComponent(id)}`);
+    if (r.state === "replied") return `Reply: ${r.reply || "(the agent answered nothing)"}`;
+    if (r.state === "failed") return `Not delivered: ${r.detail ?? "dead-lettered"}`;
+    say(
+      r.state === "delivered"
+        ? `Delivered ${id}; waiting for the agent's reply…`
+        : `Queued as ${id}: the agent is waking for it; its reply shows here…`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return `No reply to ${id} within ${REPLY_WAIT_MS / 1000} s; see the events.`;
 }
 
 /**
@@ -25,13 +52,7 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
   if (!overview) return null;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const url = `${origin}/api/webhooks/generic`;
-  const curl = [
-    `BODY='{"id":"hello-1","conversation":"me","text":"hello"}'`,
-    `TS=$(date +%s000)`,
-    `SIG=$(printf '%s' "$TS.$BODY" | openssl dgst -sha256 -hmac "$CLAWRUN_WEBHOOK_SECRET" -hex | sed 's/^.* //')`,
-    `curl -sS ${url} -H 'content-type: application/json' \\`,
-    `  -H "x-clawrun-timestamp: $TS" -H "x-clawrun-signature: v1=$SIG" -d "$BODY"`,
-  ].join("\n");
+  const curl = webhookCurl(url, overview.webhookSecret);
 
   const send = async () => {
     setBusy(true);
@@ -39,13 +60,10 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
     setAnswer(null);
     try {
       const res = await api<TestAnswer>("/api/sandbox/test-message", { method: "POST", body: {} });
-      setAnswer(
-        res.status === "delivered"
-          ? `Reply: ${res.reply ?? "(the agent answered nothing)"}`
-          : res.status === "queued"
-            ? `Queued as ${res.id}: the agent is waking for it; its reply will show in the events.`
-            : `The server answered “${res.status}”.`,
-      );
+      if (res.status === "delivered")
+        setAnswer(`Reply: ${res.reply ?? "(the agent answered nothing)"}`);
+      else if (res.status === "queued" && res.id) setAnswer(await waitForReply(res.id, setAnswer));
+      else setAnswer(`The server answered “${res.status}”.`);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -68,8 +86,15 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
         <code data-testid="webhook-url">{url}</code>, signed with{" "}
         <code>CLAWRUN_WEBHOOK_SECRET</code>. The first message starts the agent.
       </p>
+      <p className="small muted" data-testid="curl-secret-note">
+        {overview.webhookSecret.from === "file"
+          ? "The request below reads the secret from this server's secrets file (run it on this machine), unless your shell already has CLAWRUN_WEBHOOK_SECRET."
+          : "The secret was given in this deployment's environment: export CLAWRUN_WEBHOOK_SECRET with that value in your shell first (the dashboard never shows secrets)."}
+      </p>
       <p className="small">Or from a shell:</p>
-      <pre className="code small">{curl}</pre>
+      <pre className="code small" data-testid="webhook-curl">
+        {curl}
+      </pre>
       <div className="row wrap">
         <button type="button" onClick={send} disabled={busy} data-testid="test-message">
           {busy ? "Sending…" : "Send a test message"}

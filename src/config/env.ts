@@ -48,6 +48,9 @@ const envSchema = z.object({
   CLAWRUN_LOCAL_TICK: optionalString.refine((v) => v === undefined || v === "0" || v === "1", {
     error: 'expected "0" or "1"',
   }),
+  CLAWRUN_ON_EXIT: optionalString.refine((v) => v === undefined || v === "sleep" || v === "keep", {
+    error: 'expected "sleep" or "keep"',
+  }),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .optional()
@@ -106,6 +109,12 @@ export interface AppEnv {
   timingOverrides: Partial<LifecycleTimings>;
   /** In-process reconcile tick: on by default locally, off on Vercel (lazy ticks, daily cron, QStash wakes). */
   localTick: boolean;
+  /**
+   * What a server that runs its own tick does with a running agent when it is stopped
+   * (Ctrl-C, SIGTERM): "sleep" (snapshot + stop, the default) or "keep" (say what keeps
+   * running and until when). CLAWRUN_ON_EXIT.
+   */
+  onExit: "sleep" | "keep";
   /** Basics sandbox processes inherit on the local provider (never secrets). */
   hostEnv: { PATH: string; LANG?: string; TZ?: string };
   /** Reads a variable for the agent's `{ "fromEnv": ... }` values; ClawRun's own secrets are refused. */
@@ -189,6 +198,7 @@ export function inspectEnv(
     logLevel: e.LOG_LEVEL ?? "info",
     timingOverrides,
     localTick: e.CLAWRUN_LOCAL_TICK ? e.CLAWRUN_LOCAL_TICK === "1" : !onVercel,
+    onExit: e.CLAWRUN_ON_EXIT === "keep" ? "keep" : "sleep",
     hostEnv: {
       PATH: source.PATH ?? "/usr/local/bin:/usr/bin:/bin",
       ...(source.LANG ? { LANG: source.LANG } : {}),

@@ -14,3 +14,10 @@ export async function startLocalTick(): Promise<void> {
   if (!ctx.env.localTick) return;
   holder[KEY] = startTickLoop(ctx.manager, ctx.timings, ctx.logger);
 }
+
+/** Stops this process's loop (a stopping server must not wake the agent it puts to sleep). */
+export function stopLocalTick(): void {
+  const holder = globalThis as { [KEY]?: TickLoop };
+  holder[KEY]?.stop();
+  delete holder[KEY];
+}

@@ -30,6 +30,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Listen on this port (default: a free one), e.g. to come back where a stopped server was. */
   port?: number;
+  /** Variables to leave out, e.g. a secret the server should generate as a local run does. */
+  unset?: string[];
 }
 
 /**
@@ -57,14 +59,18 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
     CLAWRUN_WEBHOOK_SECRET: secrets.webhook,
     CLAWRUN_TIMINGS: JSON.stringify(opts.timings ?? {}),
     LOG_LEVEL: process.env.CLAWRUN_TEST_LOG_LEVEL ?? "warn",
+    // halt() means "the server goes away, its sandboxes stay" (restart tests); putting the
+    // agent to sleep on exit is tested on its own (tests/operator/server-stop.test.ts).
+    CLAWRUN_ON_EXIT: "keep",
     ...opts.env,
   };
+  for (const name of opts.unset ?? []) delete env[name];
   const launch = () => {
     const proc: ChildProcess = spawn(
       process.execPath,
       ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
       {
-        env: { ...process.env, ...env },
+        env: { ...withoutNames(process.env, opts.unset ?? []), ...env },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
@@ -124,4 +130,10 @@ export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServ
 
 function rand(): string {
   return randomBytes(24).toString("base64url");
+}
+
+function withoutNames(source: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
+  const copy = { ...source };
+  for (const name of names) delete copy[name];
+  return copy;
 }

@@ -29,6 +29,11 @@ export interface Overview {
   awake: { day: AwakeSummary; month: AwakeSummary };
   retention: string;
   canWakeFromSnapshot: boolean;
+  /**
+   * Where a pasted request finds CLAWRUN_WEBHOOK_SECRET (the getting-started curl): the local
+   * secrets file's path, or "the environment". Never the value.
+   */
+  webhookSecret: { from: "file"; file: string } | { from: "environment" };
   settings: { activeDurationMs: number; heartbeatIntervalMs: number; snapshotsKept: number };
 }
 
@@ -84,6 +89,10 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
     },
     retention: `${ctx.timings.snapshotsKept} newest snapshots kept`,
     canWakeFromSnapshot: ctx.provider.capabilities.restoreAnySnapshot,
+    webhookSecret:
+      ctx.env.givenSecrets.CLAWRUN_WEBHOOK_SECRET === undefined
+        ? { from: "file", file: ctx.secrets.file }
+        : { from: "environment" },
     settings: {
       activeDurationMs: settings.activeDurationMs,
       heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs,

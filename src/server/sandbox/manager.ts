@@ -132,6 +132,8 @@ export class SandboxLifecycleManager {
   async sleep(
     reason: string,
     expectSandboxId: string | null = null,
+    /** false: a stopping server — messages queued meanwhile wait for its next start. */
+    deliverAfter = true,
   ): Promise<SleepOutcome | { status: "busy" }> {
     const r = await this.withLock((lock) =>
       this.reported("snapshot + stop", () =>
@@ -139,6 +141,7 @@ export class SandboxLifecycleManager {
       ),
     );
     if (!r.acquired) return { status: "busy" };
+    if (!deliverAfter) return r.value;
     // Kept running after failed snapshots, or messages queued meanwhile: deliver them now.
     if (r.value.status === "kept-running") await this.drain();
     else if (r.value.status === "sleeping" && (await this.d.store.inbox.count()).pending > 0) {
