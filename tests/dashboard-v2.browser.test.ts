@@ -176,9 +176,12 @@ describe("dashboard v2", () => {
       expect((await sendMessage(server, { id: "m-1", conversation: "c", text: "hi" })).status).toBe(
         202,
       );
-      await textOf(page.getByTestId("top-line-text"), /^Failed: /, TRANSITION_MS);
+      // Issue 22 item 11: the missing snapshot is named, nothing retries it, and the top line
+      // and the Agent card both offer Start fresh as the one action.
+      await textOf(page.getByTestId("top-line-text"), /^Failed — snapshot missing$/, TRANSITION_MS);
       expect(await page.getByTestId("top-line-fix").textContent()).toBe("Start fresh");
-      await shots(context, "failed", /^Failed: /);
+      expect(await page.getByTestId("action-start").textContent()).toBe("Start fresh");
+      await shots(context, "failed", /^Failed — snapshot missing$/);
       await page.getByTestId("top-line-fix").click();
       await dialog.waitFor({ state: "visible", timeout: UI_MS });
       await page.getByTestId("confirm-ok").click();
