@@ -194,7 +194,7 @@ async function main() {
       ["take"],
     );
     console.log(
-      `\nsnapshot size: median ${(size.p50 / 1024 / 1024).toFixed(0)} MiB, p95 ${(size.p95 / 1024 / 1024).toFixed(0)} MiB (restore time is the "restore" phase above)`,
+      `\nsnapshot size: median ${(size.p50 / 1024 / 1024).toFixed(2)} MiB, p95 ${(size.p95 / 1024 / 1024).toFixed(2)} MiB (restore time is the "restore" phase above)`,
     );
   } finally {
     await server.stop();
