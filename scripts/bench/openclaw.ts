@@ -77,7 +77,8 @@ async function wake(server: ClawrunServer, i: number): Promise<Row> {
     const running = list.find((e) => e.type === "status.running");
     return replied && running ? { replied, running } : null;
   };
-  const { replied, running } = await waitFor("the reply", found, 600_000, 250);
+  // 20 min: a cold first start (layer build + gateway) took over 10 min at load ~25 here.
+  const { replied, running } = await waitFor("the reply", found, 20 * 60_000, 250);
   const t = running.details.timings as Record<string, number>;
   const sidecarUp = (t.sidecarStartMs ?? 0) + (t.sidecarUpMs ?? 0);
   return {
@@ -194,7 +195,7 @@ async function main() {
       ["take"],
     );
     console.log(
-      `\nsnapshot size: median ${(size.p50 / 1024 / 1024).toFixed(0)} MiB, p95 ${(size.p95 / 1024 / 1024).toFixed(0)} MiB (restore time is the "restore" phase above)`,
+      `\nsnapshot size: median ${(size.p50 / 1024 / 1024).toFixed(2)} MiB, p95 ${(size.p95 / 1024 / 1024).toFixed(2)} MiB (restore time is the "restore" phase above)`,
     );
   } finally {
     await server.stop();

@@ -92,7 +92,7 @@ function archiveEntries(snapshotId: string): { path: string; line: string }[] {
   return out
     .trim()
     .split("\n")
-    .map((line) => ({ line, path: line.split(/\s+/).slice(5).join(" ") }));
+    .map((line) => ({ line, path: line.split(/\s+/).slice(5).join(" ").replace(/^\.\//, "") }));
 }
 
 describe("OpenClaw as the agent (real package, fake model, local provider)", () => {
