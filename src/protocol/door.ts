@@ -35,3 +35,16 @@ export const DOOR_ERRORS = {
  * it), so ClawRun can tell "the door refused" from "the daemon answered".
  */
 export const DOOR_ERROR_HEADER = "x-clawrun-door-error";
+
+/**
+ * Names the message a delivery carries (issue 23, item 4). The door keeps the daemon's 2xx
+ * answer under it in its reply journal and answers a redelivery of the same id from there,
+ * without calling the daemon; the header is the door's own and is not forwarded.
+ */
+export const DELIVERY_ID_HEADER = "x-clawrun-delivery-id";
+
+/** Set (to "1") on an answer the door replayed from its journal instead of asking the daemon. */
+export const DOOR_REPLAYED_HEADER = "x-clawrun-replayed";
+
+/** The journal's place under the sandbox root: inside the agent's state, so a snapshot keeps it. */
+export const REPLY_JOURNAL_PATH = ".clawrun/state/replies.json";

@@ -4,7 +4,7 @@ import {
   request,
   type ServerResponse,
 } from "node:http";
-import { DOOR_ERROR_HEADER, DOOR_ERRORS } from "../protocol/door";
+import { DELIVERY_ID_HEADER, DOOR_ERROR_HEADER, DOOR_ERRORS } from "../protocol/door";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from "../protocol/signing";
 import { sendError } from "./http-reply";
 
@@ -41,7 +41,13 @@ export function forwardableHeaders(
 }
 
 /** The door's own headers and those that describe the hop to the sidecar, not to the daemon. */
-const REQUEST_DROP = [SIGNATURE_HEADER, TIMESTAMP_HEADER, "host", "content-length"];
+const REQUEST_DROP = [
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  DELIVERY_ID_HEADER,
+  "host",
+  "content-length",
+];
 
 export interface ForwardInput {
   host: string;
@@ -54,6 +60,9 @@ export interface ForwardInput {
   res: ServerResponse;
   /** Called once the daemon's answer has been fully sent back (or failed midway). */
   onDone?: (outcome: "answered" | "unreachable" | "aborted") => void;
+  /** Receives the daemon's whole answer once sent back, when at most `keepUpTo` bytes long. */
+  onAnswer?: (answer: { status: number; contentType: string | null; body: Buffer }) => void;
+  keepUpTo?: number;
 }
 
 /**
@@ -88,7 +97,24 @@ export function forwardToDaemon(input: ForwardInput): void {
       forwardableHeaders(answer.headers, [DOOR_ERROR_HEADER]),
     );
     answer.pipe(res);
-    answer.on("end", () => done("answered"));
+    // A copy for the reply journal, dropped as soon as it grows past what may be kept.
+    let kept: Buffer[] | null = input.onAnswer ? [] : null;
+    let keptBytes = 0;
+    answer.on("data", (chunk: Buffer) => {
+      if (!kept) return;
+      keptBytes += chunk.length;
+      if (keptBytes > (input.keepUpTo ?? Number.POSITIVE_INFINITY)) kept = null;
+      else kept.push(chunk);
+    });
+    answer.on("end", () => {
+      if (kept)
+        input.onAnswer?.({
+          status: answer.statusCode ?? 502,
+          contentType: answer.headers["content-type"] ?? null,
+          body: Buffer.concat(kept),
+        });
+      done("answered");
+    });
     answer.on("error", () => {
       res.destroy();
       done("aborted");

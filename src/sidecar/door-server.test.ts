@@ -1,14 +1,16 @@
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestDoor, TEST_DOOR_SECRET, type TestDoor } from "../../tests/support/door";
 import { freePort } from "../../tests/support/free-port";
-import { DOOR_ERROR_HEADER } from "../protocol/door";
+import { DELIVERY_ID_HEADER, DOOR_ERROR_HEADER, DOOR_REPLAYED_HEADER } from "../protocol/door";
 import { doorSignatureHeaders } from "../protocol/signing";
 import { forwardableHeaders } from "./daemon-proxy";
 import { parseTail } from "./door-server";
+import { ReplyJournal } from "./reply-journal";
 
 interface Seen {
   method: string;
@@ -173,6 +175,43 @@ describe("forwarding to the daemon", () => {
     expect(d.deliveries).toBe(0);
     await (await d.client.fetch("/message", { method: "POST", body: "x" })).text();
     expect(d.deliveries).toBe(2);
+  });
+
+  it("answers a redelivered message id from its journal: the daemon sees it once (issue 23)", async () => {
+    let n = 0;
+    const dm = await daemon((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(`{"reply":"answer ${++n}"}`),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const d = await door(dm.url, { journal: new ReplyJournal({ path }) });
+    const send = async (id: string) => {
+      const res = await d.client.fetch("/message", {
+        method: "POST",
+        body: "hello",
+        headers: { [DELIVERY_ID_HEADER]: id },
+      });
+      return { text: await res.text(), replayed: res.headers.get(DOOR_REPLAYED_HEADER) };
+    };
+    expect(await send("m1")).toEqual({ text: '{"reply":"answer 1"}', replayed: null });
+    expect(await send("m1")).toEqual({ text: '{"reply":"answer 1"}', replayed: "1" });
+    expect(dm.seen).toHaveLength(1);
+    // The door's own header is not the daemon's business.
+    expect(dm.seen[0]?.headers[DELIVERY_ID_HEADER]).toBeUndefined();
+    // The journal is a file: a sidecar restored from a snapshot answers from it too.
+    expect(new ReplyJournal({ path }).get("m1")?.body).toBe('{"reply":"answer 1"}');
+    expect((await send("m2")).text).toBe('{"reply":"answer 2"}');
+    expect(dm.seen).toHaveLength(2);
+  });
+
+  it("does not journal a refusal: a redelivery of a refused message reaches the daemon", async () => {
+    const dm = await daemon((_req, res) => res.writeHead(500).end("broken"));
+    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const d = await door(dm.url, { journal: new ReplyJournal({ path }) });
+    for (let i = 0; i < 2; i++) {
+      const init = { method: "POST", body: "x", headers: { [DELIVERY_ID_HEADER]: "m1" } };
+      await (await d.client.fetch("/message", init)).text();
+    }
+    expect(dm.seen).toHaveLength(2);
   });
 
   it("answers a distinct 502 daemon_unreachable when nothing listens on the daemon's port", async () => {

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import {
+  DELIVERY_ID_HEADER,
   DOOR_ERRORS,
   DOOR_MAX_BODY_BYTES,
   DOOR_MAX_LOG_TAIL_BYTES,
+  DOOR_REPLAYED_HEADER,
   DOOR_ROUTES,
 } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
@@ -16,6 +18,7 @@ import { forwardToDaemon } from "./daemon-proxy";
 import { sendError, sendJson } from "./http-reply";
 import { readLogTail } from "./log-tail";
 import type { OpenDeliveries } from "./open-deliveries";
+import type { ReplyJournal } from "./reply-journal";
 
 export interface DoorOptions {
   /** The per-sandbox secret every request must be signed with. */
@@ -28,6 +31,8 @@ export interface DoorOptions {
   onDelivery?: () => void;
   /** Tracks each delivery from its start until its answer was sent (or it broke off). */
   openDeliveries?: OpenDeliveries;
+  /** Answers of delivered message ids: a redelivery is answered from it, not by the daemon. */
+  journal?: ReplyJournal;
   maxBodyBytes?: number;
   now?: () => number;
 }
@@ -95,6 +100,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
   if (path === DOOR_ROUTES.daemonPrefix || path.startsWith(`${DOOR_ROUTES.daemonPrefix}/`)) {
     const rest = target.slice(DOOR_ROUTES.daemonPrefix.length);
     const delivery = method !== "GET" && method !== "HEAD";
+    const messageId = delivery ? headerValue(req, DELIVERY_ID_HEADER) : null;
+    const journal = messageId ? opts.journal : undefined;
+    const known = messageId ? journal?.get(messageId) : undefined;
+    if (known) {
+      // Already answered (a crash or retry between the answer and ClawRun's ack): same answer,
+      // and the daemon never sees the message twice.
+      res.writeHead(known.status, {
+        ...(known.contentType ? { "content-type": known.contentType } : {}),
+        "content-length": Buffer.byteLength(known.body),
+        [DOOR_REPLAYED_HEADER]: "1",
+      });
+      res.end(known.body);
+      return;
+    }
     if (delivery) opts.onDelivery?.();
     const ended = delivery ? opts.openDeliveries?.begin() : undefined;
     forwardToDaemon({
@@ -104,6 +123,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
       headers: req.headers,
       body,
       res,
+      ...(journal && messageId
+        ? {
+            keepUpTo: journal.maxBodyBytes,
+            onAnswer: (a: { status: number; contentType: string | null; body: Buffer }) => {
+              if (a.status < 200 || a.status > 299) return; // a refusal may be retried for real
+              try {
+                journal.put(messageId, { ...a, body: a.body.toString("utf8") });
+              } catch {
+                // A full disk loses only the dedupe of this one message, never its answer.
+              }
+            },
+          }
+        : {}),
       // The reply counts too: a long turn ends with activity, not only begins with it.
       onDone: (outcome) => {
         ended?.();

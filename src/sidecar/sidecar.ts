@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { BYPASS_HEADER, resolveListenHost, resolveListenPort } from "../protocol/constants";
-import { DAEMON_HOST } from "../protocol/door";
+import { DAEMON_HOST, REPLY_JOURNAL_PATH } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
 import { buildChildEnv } from "./daemon-env";
@@ -11,6 +11,7 @@ import type { LoadedConfig } from "./load-config";
 import { LogFile } from "./log-file";
 import { OpenDeliveries } from "./open-deliveries";
 import { ownedBy, readProcTable, signalAlive } from "./process-tree";
+import { ReplyJournal } from "./reply-journal";
 import { readRestoredGeneration } from "./restored-generation";
 import { Supervisor } from "./supervisor";
 import { installTools } from "./tools";
@@ -69,7 +70,8 @@ export async function startSidecar(
   // made here (started below) because a delivery through the door is activity too.
   const tracker = new ActivityTracker({
     root: config.root,
-    ignore: config.activityIgnore,
+    // The journal is written by the door itself, after a delivery that already counted.
+    ignore: [...config.activityIgnore, REPLY_JOURNAL_PATH],
     initial: config.sandboxCreatedAt > 0 ? config.sandboxCreatedAt : startedAt,
     fallbackScanMs: timings.activityFallbackScanMs,
     log,
@@ -81,6 +83,7 @@ export async function startSidecar(
     logPath: logPath(config.root),
     onDelivery: () => tracker.markActivity(),
     openDeliveries,
+    journal: new ReplyJournal({ path: join(config.root, REPLY_JOURNAL_PATH) }),
     getHealth: (): SidecarHealth => {
       const daemon = supervisor?.snapshot() ?? { status: "starting", pid: null, restarts: 0 };
       const beat = heartbeat?.state ?? { lastTick: null, lastSuccess: null };

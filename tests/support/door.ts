@@ -7,6 +7,7 @@ import { afterEach } from "vitest";
 import type { SidecarHealth } from "../../src/protocol/health";
 import { SidecarClient } from "../../src/server/sandbox/sidecar-client";
 import { closeServer, createDoorServer, listen } from "../../src/sidecar/door-server";
+import type { ReplyJournal } from "../../src/sidecar/reply-journal";
 
 export const TEST_DOOR_SECRET = "door-secret-for-tests-0123456789";
 
@@ -35,7 +36,12 @@ export interface TestDoor {
  */
 export async function startTestDoor(
   daemonUrl: string,
-  opts: { health?: () => SidecarHealth; maxBodyBytes?: number; logPath?: string } = {},
+  opts: {
+    health?: () => SidecarHealth;
+    maxBodyBytes?: number;
+    logPath?: string;
+    journal?: ReplyJournal;
+  } = {},
 ): Promise<TestDoor> {
   const daemon = new URL(daemonUrl);
   const logDir = mkdtempSync(join(tmpdir(), "clawrun-door-"));
@@ -59,6 +65,7 @@ export async function startTestDoor(
       door.deliveries++;
     },
     maxBodyBytes: opts.maxBodyBytes,
+    ...(opts.journal ? { journal: opts.journal } : {}),
   });
   await listen(door.server, 0, "127.0.0.1");
   door.url = `http://127.0.0.1:${(door.server.address() as AddressInfo).port}`;

@@ -48,6 +48,11 @@ export interface DeliveryResult {
   details: Record<string, unknown>;
 }
 
+/** An agent's answer to "may I snapshot you now?" (Agent.prepareSleep). */
+export type SleepPrepareAnswer =
+  | { ready: true; leaseMs: number }
+  | { ready: false; retryAfterMs: number; blockers?: string[] };
+
 /** What the dashboard shows about the running agent. */
 export interface AgentDescription {
   type: string;
@@ -102,6 +107,14 @@ export interface Agent {
     message: AgentMessage,
     signal: AbortSignal,
   ): Promise<DeliveryResult>;
+  /**
+   * The agent's own consent to a snapshot (issue 23, item 3; OpenClaw's
+   * `gateway.suspend.prepare`): `ready` means it stopped taking turns for `leaseMs`; `busy`
+   * means not now. Rejects when it cannot answer. Without it, the rest policy alone decides.
+   */
+  prepareSleep?(door: DaemonTransport, signal: AbortSignal): Promise<SleepPrepareAnswer>;
+  /** Ends a suspension `prepareSleep` began: after the wake, or after a failed snapshot. */
+  resumeAfterWake?(door: DaemonTransport, signal: AbortSignal): Promise<void>;
   /** Cron jobs the agent itself asks for (optional), through `door`. */
   cronJobs?(door: DaemonTransport, signal: AbortSignal): Promise<AgentCronJob[]>;
 }

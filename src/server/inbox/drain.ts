@@ -4,6 +4,7 @@ import {
   type DaemonTransport,
   type DeliveryResult,
 } from "../agents/types";
+import { withDeliveryId } from "../agents/with-delivery-id";
 import type { InboxMessage } from "../domain/inbox-message";
 import { sidecarClient } from "../sandbox/sidecar-client";
 import { retryDelayMs } from "./backoff";
@@ -130,7 +131,7 @@ async function deliverOne(
   let result: DeliveryResult;
   try {
     result = await d.agent.deliver(
-      target.door,
+      withDeliveryId(target.door, msg.id),
       { id: msg.id, conversation: msg.conversation, text: msg.text },
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );

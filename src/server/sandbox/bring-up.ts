@@ -1,3 +1,4 @@
+import type { DaemonTransport } from "../agents/types";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { ManagedSandbox } from "../providers/types";
@@ -56,15 +57,35 @@ export async function bringUp(
 
   // Health, then the agent's own readiness, both through the sidecar's signed door.
   const door = sidecarClient(sandbox, d.masterSecret);
-  const agentReady = d.agent.ready?.bind(d.agent);
   const health = await waitForHealth(door, {
     budgetMs: startupBudgetMs(d),
     pollMs: d.timings.healthPollMs,
-    ready: agentReady && ((signal) => agentReady(door, signal)),
+    ready: agentReadiness(d.agent, door),
   });
   timings.healthyMs = health.waitedMs;
   if (health.phases.sidecarMs !== null) timings.sidecarUpMs = health.phases.sidecarMs;
   if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
   if (layer) await recordLayerBoot(d, sandbox.id, layer, health.ok);
   return { cur, health };
+}
+
+/**
+ * The agent's readiness, preceded once by its resume (issue 23, item 3): a sandbox restored
+ * with its memory (a resumable provider) may hold an agent still suspended for the snapshot,
+ * which answers "not ready" until it is resumed. A resume that fails is not fatal: an agent
+ * restarted from files was never suspended.
+ */
+function agentReadiness(
+  agent: LifecycleDeps["agent"],
+  door: DaemonTransport,
+): ((signal: AbortSignal) => Promise<boolean>) | undefined {
+  if (!agent.ready && !agent.resumeAfterWake) return undefined;
+  let resumed = false;
+  return async (signal) => {
+    if (!resumed && agent.resumeAfterWake) {
+      resumed = true;
+      await agent.resumeAfterWake(door, signal).catch(() => undefined);
+    }
+    return agent.ready ? agent.ready(door, signal) : true;
+  };
 }

@@ -4,6 +4,7 @@ import { applyRetention, recordAwake, stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { keepLastLog } from "./log-keeper";
 import { saveState } from "./save-state";
+import { agentConsent, resumeAgent } from "./sleep-consent-io";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
@@ -39,6 +40,15 @@ export async function snapshotAndStop(
   if (expectSandboxId && sandboxId !== expectSandboxId)
     return { status: "skipped", reason: "sandbox changed meanwhile" };
 
+  // An agent with a suspend protocol is asked first: "busy" is activity, so it keeps running
+  // (with a longer runway) and the next heartbeat asks again.
+  const asked = await d.provider.get(sandboxId);
+  const consent = await agentConsent(d, asked);
+  if (consent?.action === "wait") {
+    await asked.extendTimeout(d.timings.extendByMs).catch(() => undefined);
+    return { status: "skipped", reason: consent.reason };
+  }
+
   const t0 = d.clock();
   cur = await cell.transition(cur, "snapshotting", {}, { reason });
   // From here new messages queue in the inbox; deliveries already under way end first so
@@ -49,6 +59,8 @@ export async function snapshotAndStop(
   const saved = await saveState(d, lock, sandbox, generation);
   const snapshotMs = d.clock() - t0;
   if (!saved.ok) {
+    // The agent stopped taking turns for this snapshot: let it work again.
+    if (consent?.suspended) await resumeAgent(d, sandbox);
     const error = `snapshot failed ${saved.errors.length} times (${saved.errors.at(-1)}); the sandbox keeps running so no state is lost`;
     await cell.transition(
       cur,
