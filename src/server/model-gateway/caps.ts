@@ -1,15 +1,8 @@
-import { z } from "zod";
+import { type Budget, budgetSchema } from "../../config/model-gateway-schema";
 import { formatUsd } from "./cost";
 import { nextUtcDay, nextUtcMonth } from "./periods";
 
-export const budgetSchema = z.strictObject({
-  /** USD per UTC day. */
-  daily: z.number({ error: "expected a daily cap in USD" }).positive().optional(),
-  /** USD per UTC calendar month. */
-  monthly: z.number({ error: "expected a monthly cap in USD" }).positive().optional(),
-  currency: z.literal("USD", { error: 'expected "USD" (prices are in US dollars)' }).default("USD"),
-});
-export type Budget = z.output<typeof budgetSchema>;
+export { type Budget, budgetSchema };
 
 /** Fraction of a cap at which the operator is warned once per period. */
 export const WARN_AT = 0.8;

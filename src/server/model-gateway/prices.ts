@@ -1,4 +1,6 @@
-import { z } from "zod";
+import type { Price, PriceOverrides } from "../../config/model-gateway-schema";
+
+export type { Price, PriceOverrides };
 
 /**
  * Model prices in USD per million tokens. Dated: providers change prices, and an operator must
@@ -6,24 +8,6 @@ import { z } from "zod";
  * differently by a private deployment) is set in clawrun.json `modelGateway.prices`.
  */
 export const PRICE_TABLE_DATE = "2025-08-15";
-
-export const priceSchema = z.strictObject({
-  /** Uncached input (prompt) tokens. */
-  input: z.number({ error: "expected USD per million input tokens" }).nonnegative(),
-  /** Output (completion) tokens, reasoning included. */
-  output: z.number({ error: "expected USD per million output tokens" }).nonnegative(),
-  /** Input tokens served from the provider's prompt cache; defaults to `input`. */
-  cachedInput: z.number().nonnegative().optional(),
-  /** Input tokens written to the cache (Anthropic); defaults to `input`. */
-  cacheWrite: z.number().nonnegative().optional(),
-});
-export type Price = z.output<typeof priceSchema>;
-
-export const priceOverridesSchema = z.record(
-  z.string().min(1, { error: "expected a model id" }),
-  priceSchema,
-);
-export type PriceOverrides = z.output<typeof priceOverridesSchema>;
 
 /** List prices as published by the providers on PRICE_TABLE_DATE. */
 export const PRICE_TABLE: Readonly<Record<string, Price>> = {

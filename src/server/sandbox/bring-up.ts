@@ -1,5 +1,7 @@
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { commandModelEnv } from "../model-gateway/agent-model";
+import { modelCredential } from "../model-gateway/credential";
 import type { ManagedSandbox } from "../providers/types";
 import { mountAgentLayer, recordLayerBoot } from "./agent-layer";
 import { type LifecycleDeps, startupBudgetMs } from "./deps";
@@ -43,7 +45,7 @@ export async function bringUp(
   await lock.confirm();
   await launchSidecar(sandbox, {
     heartbeatSecret: heartbeatSecret(d.masterSecret, sandbox.id),
-    daemonEnv: d.agent.daemon().env,
+    daemonEnv: { ...d.agent.daemon().env, ...gatewayEnvFor(d, sandbox.id) },
     protectionBypass: d.protectionBypass,
   });
   timings.sidecarStartMs = d.clock() - mark;
@@ -67,4 +69,14 @@ export async function bringUp(
   if (health.phases.daemonMs !== null) timings.daemonListeningMs = health.phases.daemonMs;
   if (layer) await recordLayerBoot(d, sandbox.id, layer, health.ok);
   return { cur, health };
+}
+
+/**
+ * An agent section with `model: {...}` (a `command` agent) gets the gateway's URL and this
+ * sandbox's model credential in its daemon's environment; the real key stays in ClawRun.
+ */
+function gatewayEnvFor(d: LifecycleDeps, sandboxId: string): Record<string, string> {
+  const section = d.config.agent as unknown as { model?: unknown };
+  if (typeof section.model !== "object" || section.model === null) return {};
+  return commandModelEnv(d.publicUrl, modelCredential(d.masterSecret, sandboxId));
 }

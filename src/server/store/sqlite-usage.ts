@@ -22,7 +22,9 @@ export class SqliteUsage implements UsageStore {
 
   private period(period: string): PeriodRow {
     const row = this.ctx
-      .sql(`SELECT total, raised AS raise, warned FROM usage_periods WHERE instance = ? AND period = ?`)
+      .sql(
+        `SELECT total, raised AS raise, warned FROM usage_periods WHERE instance = ? AND period = ?`,
+      )
       .get(this.ctx.instance, period) as PeriodRow | undefined;
     return row ?? { total: 0, raise: 0, warned: 0 };
   }
