@@ -1,6 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
 import { SANDBOX_PORTS } from "../protocol/constants";
+import { modelGatewaySchema } from "./model-gateway-schema";
 import { secret } from "./secret-paths";
 
 /** Zod schema of clawrun.json. Defaults are the seeds' numbers; unknown keys are rejected. */
@@ -150,6 +151,8 @@ export function buildConfigSchema(parts: {
     sandbox: sandboxSchema.default(() => sandboxSchema.parse({})),
     cron: z.array(cronJobSchema).default([]),
     channels: channelsSchema.default(() => channelsSchema.parse({ generic: {} })),
+    /** Model budget and prices (docs/model-gateway.md). */
+    modelGateway: modelGatewaySchema.default(() => modelGatewaySchema.parse({})),
   });
 }
 

@@ -1,6 +1,8 @@
 import type { DaemonTransport } from "../agents/types";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { commandModelEnv } from "../model-gateway/agent-model";
+import { modelCredential } from "../model-gateway/credential";
 import type { ManagedSandbox } from "../providers/types";
 import { mountAgentLayer, recordLayerBoot } from "./agent-layer";
 import { type LifecycleDeps, startupBudgetMs } from "./deps";
@@ -44,7 +46,11 @@ export async function bringUp(
   await lock.confirm();
   await launchSidecar(sandbox, {
     heartbeatSecret: heartbeatSecret(d.masterSecret, sandbox.id),
-    daemonEnv: { ...d.agent.daemon().env, ...d.agent.sandboxEnv?.(sandbox.id) },
+    daemonEnv: {
+      ...d.agent.daemon().env,
+      ...d.agent.sandboxEnv?.(sandbox.id),
+      ...gatewayEnvFor(d, sandbox.id),
+    },
     protectionBypass: d.protectionBypass,
   });
   timings.sidecarStartMs = d.clock() - mark;
@@ -88,4 +94,14 @@ function agentReadiness(
     }
     return agent.ready ? agent.ready(door, signal) : true;
   };
+}
+
+/**
+ * An agent section with `model: {...}` (a `command` agent) gets the gateway's URL and this
+ * sandbox's model credential in its daemon's environment; the real key stays in ClawRun.
+ */
+function gatewayEnvFor(d: LifecycleDeps, sandboxId: string): Record<string, string> {
+  const section = d.config.agent as unknown as { model?: unknown };
+  if (typeof section.model !== "object" || section.model === null) return {};
+  return commandModelEnv(d.publicUrl, modelCredential(d.masterSecret, sandboxId));
 }

@@ -25,6 +25,8 @@ export interface RedisKeys {
   hit(key: string): string;
   /** A small record (string), optionally expiring. */
   kv(key: string): string;
+  /** Hash of a UTC day's or month's model spend {total, raise, warned, cost|<model>, ...}. */
+  usage(period: "d" | "m", id: string): string;
 }
 
 export type QueueName = "inbox" | "outbox";
@@ -75,5 +77,6 @@ export function redisKeys(instance: string): RedisKeys {
     schedule: `${p}schedule`,
     hit: (key) => `${p}hit:${key}`,
     kv: (key) => `${p}kv:${key}`,
+    usage: (period, id) => `${p}usage:${period}:${id}`,
   };
 }

@@ -212,3 +212,50 @@ local out = {}
 for i, id in ipairs(ids) do out[i] = {id, read(ARGV[1] .. id)} end
 return out
 `;
+
+/**
+ * Holds a reservation in a day and a month unless a cap would be crossed.
+ * KEYS: day, month. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none), dayTtlMs, monthTtlMs.
+ * → {held 0|1, dayTotal, monthTotal, raise} (totals before the hold).
+ */
+export const USAGE_RESERVE = `
+local amount = tonumber(ARGV[1])
+local dayLimit = tonumber(ARGV[2])
+local monthLimit = tonumber(ARGV[3])
+local d = redis.call('HMGET', KEYS[1], 'total', 'raise')
+local day = tonumber(d[1] or '0')
+local raise = tonumber(d[2] or '0')
+local month = tonumber(redis.call('HGET', KEYS[2], 'total') or '0')
+if (dayLimit >= 0 and day + amount > dayLimit + raise) or (monthLimit >= 0 and month + amount > monthLimit) then
+  return {0, day, month, raise}
+end
+redis.call('HINCRBY', KEYS[1], 'total', amount)
+redis.call('HINCRBY', KEYS[2], 'total', amount)
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return {1, day, month, raise}
+`;
+
+/**
+ * Replaces a hold by the real cost, adds the call to its model's figures, and flags the first
+ * settlement to reach a warning line. KEYS: day, month. ARGV: delta, model ('' : release only),
+ * cost, input, output, cached, warnDayAt (-1: none), warnMonthAt (-1: none).
+ * → {dayWarned 0|1, monthWarned 0|1}.
+ */
+export const USAGE_SETTLE = `
+local out = {}
+for i = 1, 2 do
+  local total = redis.call('HINCRBY', KEYS[i], 'total', ARGV[1])
+  if ARGV[2] ~= '' then
+    redis.call('HINCRBY', KEYS[i], 'cost|' .. ARGV[2], ARGV[3])
+    redis.call('HINCRBY', KEYS[i], 'calls|' .. ARGV[2], 1)
+    redis.call('HINCRBY', KEYS[i], 'in|' .. ARGV[2], ARGV[4])
+    redis.call('HINCRBY', KEYS[i], 'out|' .. ARGV[2], ARGV[5])
+    redis.call('HINCRBY', KEYS[i], 'cached|' .. ARGV[2], ARGV[6])
+  end
+  local line = tonumber(ARGV[6 + i])
+  out[i] = 0
+  if line >= 0 and total >= line then out[i] = redis.call('HSETNX', KEYS[i], 'warned', 1) end
+end
+return out
+`;

@@ -6,6 +6,7 @@ import { RedisLocks } from "./redis-locks";
 import { RedisAwake, RedisEvents } from "./redis-logs";
 import { RedisCounters, RedisKv, RedisSchedule } from "./redis-records";
 import { RedisHeartbeats, RedisState } from "./redis-state";
+import { RedisUsage } from "./redis-usage";
 import { resolveStoreOptions } from "./store-options";
 import type { Store, StoreOptions } from "./types";
 import { StoreDataError, StoreUnavailableError } from "./types";
@@ -29,6 +30,7 @@ export class RedisStore implements Store {
   readonly schedule: RedisSchedule;
   readonly counters: RedisCounters;
   readonly kv: RedisKv;
+  readonly usage: RedisUsage;
   private readonly ctx: RedisContext;
   /** REST has no connection to close; this makes a closed store fail alike on both transports. */
   private closed = false;
@@ -56,6 +58,7 @@ export class RedisStore implements Store {
     this.schedule = new RedisSchedule(this.ctx);
     this.counters = new RedisCounters(this.ctx);
     this.kv = new RedisKv(this.ctx);
+    this.usage = new RedisUsage(this.ctx);
   }
 
   async ping(): Promise<void> {

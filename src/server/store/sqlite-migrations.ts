@@ -135,6 +135,29 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX outbox_dedupe_by_expiry ON outbox_dedupe (instance, expires_at);
   `,
+  `
+  -- Model spend per period ('d:2026-12-02', 'm:2026-12'): settled cost plus held reservations.
+  CREATE TABLE usage_periods (
+    instance TEXT NOT NULL,
+    period TEXT NOT NULL,
+    total INTEGER NOT NULL DEFAULT 0,
+    raised INTEGER NOT NULL DEFAULT 0,
+    warned INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (instance, period)
+  ) STRICT;
+
+  CREATE TABLE usage_models (
+    instance TEXT NOT NULL,
+    period TEXT NOT NULL,
+    model TEXT NOT NULL,
+    cost INTEGER NOT NULL DEFAULT 0,
+    calls INTEGER NOT NULL DEFAULT 0,
+    input INTEGER NOT NULL DEFAULT 0,
+    output INTEGER NOT NULL DEFAULT 0,
+    cached INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (instance, period, model)
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { SqliteLocks } from "./sqlite-locks";
 import { SqliteAwake, SqliteEvents } from "./sqlite-logs";
 import { SqliteCounters, SqliteKv, SqliteSchedule } from "./sqlite-records";
 import { SqliteHeartbeats, SqliteState } from "./sqlite-state";
+import { SqliteUsage } from "./sqlite-usage";
 import { resolveStoreOptions } from "./store-options";
 import type { Store, StoreOptions } from "./types";
 
@@ -28,6 +29,7 @@ export class SqliteStore implements Store {
   readonly schedule: SqliteSchedule;
   readonly counters: SqliteCounters;
   readonly kv: SqliteKv;
+  readonly usage: SqliteUsage;
   private readonly conn: SqliteConnection;
 
   constructor(file: string, options: SqliteStoreOptions) {
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.schedule = new SqliteSchedule(ctx);
     this.counters = new SqliteCounters(ctx);
     this.kv = new SqliteKv(ctx);
+    this.usage = new SqliteUsage(ctx);
   }
 
   async ping(): Promise<void> {

@@ -31,6 +31,7 @@ export interface Store {
   readonly schedule: ScheduleStore;
   readonly counters: CounterStore;
   readonly kv: KvStore;
+  readonly usage: UsageStore;
 }
 
 /** The instance's lifecycle state, versioned for compare-and-set. */
@@ -140,6 +141,65 @@ export interface KvStore {
   /** Sets `key`; it expires after `ttlMs` (null: never). */
   set(key: string, value: string, ttlMs: number | null): Promise<void>;
   delete(key: string): Promise<void>;
+}
+
+/**
+ * Model spend per UTC day and month, in integer micro-USD. A period's `total` counts settled
+ * cost plus reservations still held, so racing calls see each other's holds: this is what
+ * bounds a cap's overshoot to one call's reservation. Per-model figures count settled calls only.
+ */
+export interface UsageStore {
+  /**
+   * In one atomic step: holds `amount` in both periods unless that would take the day past
+   * `dayLimit` + today's raise or the month past `monthLimit` (null: no limit). Returns the
+   * totals before the hold and today's raise, whether it held or not.
+   */
+  reserve(
+    r: UsageReservation,
+  ): Promise<{ held: boolean; dayMicros: number; monthMicros: number; raiseMicros: number }>;
+  /**
+   * Replaces a hold of `reserved` by the call's real `cost` and adds the call to its model's
+   * figures (`model` null: nothing was produced, the hold is only released). `warned` lists
+   * the periods whose warning line this settlement was the first to reach.
+   */
+  settle(s: UsageSettlement): Promise<{ warned: ("daily" | "monthly")[] }>;
+  /** Adds `micros` to today's daily cap (the operator's "raise for today"); returns the raise. */
+  raise(day: string, micros: number): Promise<number>;
+  /** Totals and per-model figures of a day and a month. */
+  read(day: string, month: string): Promise<UsageTotals>;
+}
+
+export interface UsageReservation {
+  day: string;
+  month: string;
+  amount: number;
+  dayLimit: number | null;
+  monthLimit: number | null;
+}
+
+export interface UsageSettlement {
+  day: string;
+  month: string;
+  reserved: number;
+  cost: number;
+  model: string | null;
+  tokens: { input: number; output: number; cachedInput: number };
+  /** Micro-USD lines at which a period's warning is due (null: none). */
+  warnDayAt: number | null;
+  warnMonthAt: number | null;
+}
+
+export interface ModelSpend {
+  costMicros: number;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export interface UsageTotals {
+  day: { totalMicros: number; raiseMicros: number; models: Record<string, ModelSpend> };
+  month: { totalMicros: number; models: Record<string, ModelSpend> };
 }
 
 export interface HeartbeatRecord {

@@ -3,7 +3,7 @@ import type { StoredHeartbeat } from "../../../src/server/domain/heartbeat-recor
 import type { NewInboxMessage } from "../../../src/server/domain/inbox-message";
 import type { InstanceState } from "../../../src/server/domain/instance-state";
 import { INITIAL_STATE } from "../../../src/server/sandbox/state-cell";
-import type { Store, StoreOptions } from "../../../src/server/store/types";
+import type { Store, StoreOptions, UsageSettlement } from "../../../src/server/store/types";
 
 /** What the contract suite needs from each adapter's test setup. */
 export interface StoreHarness {
@@ -133,4 +133,30 @@ export const EVERY_OPERATION: Record<OperationName, (s: Store) => Promise<unknow
   "counters.hit": (s) => s.counters.hit("k", 1_000),
   "counters.read": (s) => s.counters.read("k"),
   "counters.clear": (s) => s.counters.clear("k"),
+  "usage.reserve": (s) => s.usage.reserve(USAGE_CALL),
+  "usage.settle": (s) => s.usage.settle(usageSettlement()),
+  "usage.raise": (s) => s.usage.raise("2026-12-02", 1),
+  "usage.read": (s) => s.usage.read("2026-12-02", "2026-12"),
 };
+
+export const USAGE_CALL = {
+  day: "2026-12-02",
+  month: "2026-12",
+  amount: 100,
+  dayLimit: 1_000,
+  monthLimit: 10_000,
+} as const;
+
+export function usageSettlement(overrides: Partial<UsageSettlement> = {}): UsageSettlement {
+  return {
+    day: "2026-12-02",
+    month: "2026-12",
+    reserved: 100,
+    cost: 40,
+    model: "gpt-4o",
+    tokens: { input: 10, output: 2, cachedInput: 1 },
+    warnDayAt: null,
+    warnMonthAt: null,
+    ...overrides,
+  };
+}

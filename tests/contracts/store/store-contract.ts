@@ -5,6 +5,7 @@ import { inboxContract } from "./inbox";
 import { freshInstance, type StoreHarness } from "./kit";
 import { logsContract } from "./logs";
 import { stateContract } from "./state";
+import { usageContract } from "./usage";
 
 /** What each contract section gets: stores on fresh instances, closed after every test. */
 export interface ContractContext {
@@ -57,6 +58,7 @@ export function describeStoreContract(
     logsContract(ctx);
     inboxContract(ctx, "inbox");
     inboxContract(ctx, "outbox");
+    usageContract(ctx);
     faultsContract(ctx);
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentBaseShape, nonEmpty, positiveInt } from "../../../config/schema";
+import { modelChoiceSchema } from "../model-choice";
 
 /** How a message is handed to a running daemon over HTTP. */
 const deliverySchema = z.strictObject({
@@ -21,6 +22,11 @@ export const commandConfigSchema = z.strictObject({
   delivery: deliverySchema.default({ path: "/message", format: "json", timeoutMs: 30_000 }),
   /** Files copied from the project into the sandbox root before start: { "sandbox/path": "local/path" }. */
   files: z.record(z.string(), z.string()).default({}),
+  /**
+   * The model the daemon calls, through ClawRun's model gateway: the daemon gets
+   * CLAWRUN_MODEL_URL and CLAWRUN_MODEL_KEY (a per-sandbox credential), never the real key.
+   */
+  model: modelChoiceSchema.optional(),
 });
 
 export type CommandAgentConfig = z.output<typeof commandConfigSchema>;

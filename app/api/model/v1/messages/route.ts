@@ -1,0 +1,9 @@
+import { handleModelRoute } from "@/src/server/http/model-handler";
+import { route } from "@/src/server/http/route";
+
+export const dynamic = "force-dynamic";
+
+/** Anthropic-compatible Messages through the model gateway (docs/model-gateway.md). */
+export const POST = route((request, ctx) =>
+  handleModelRoute(request, ctx, "anthropic", "/messages"),
+);

@@ -1,0 +1,328 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeAnthropic, startFakeAnthropic } from "../../../tests/support/fake-anthropic";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/support/fake-openai";
+import { SqliteStore } from "../store/sqlite-store";
+import { modelCredential } from "./credential";
+import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward";
+
+/**
+ * The gateway's request handling against real model-server stand-ins over HTTP and a real
+ * SQLite store. (Routes under app/ only hand requests to handleModelCall.)
+ */
+const MASTER = "m".repeat(40);
+const REAL_KEY = "sk-real-upstream-key";
+const NOW = Date.parse("2026-12-02T12:00:00Z");
+const CRED = modelCredential(MASTER, "sb-current");
+
+let dir: string;
+let store: SqliteStore;
+let openai: FakeOpenAI;
+let anthropic: FakeAnthropic;
+const events: GatewayEvent[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "clawrun-gw-"));
+  [openai, anthropic] = await Promise.all([
+    startFakeOpenAI({ apiKey: REAL_KEY, models: ["gpt-4o-mini"] }),
+    startFakeAnthropic({ apiKey: REAL_KEY }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([openai.close(), anthropic.close(), store?.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+let instances = 0;
+function deps(overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  instances += 1;
+  store = new SqliteStore(join(dir, "store.db"), { instance: `gw-${instances}` });
+  return {
+    upstream: { kind: "openai-compatible", baseUrl: openai.baseUrl, apiKey: REAL_KEY },
+    budget: { daily: 2, monthly: 20, currency: "USD" },
+    prices: {},
+    allowUnpriced: false,
+    usage: store.usage,
+    masterSecret: MASTER,
+    isCurrentSandbox: async (id) => id === "sb-current",
+    clock: () => NOW,
+    timeoutMs: 2_000,
+    notify: async (e) => {
+      events.push(e);
+    },
+    ...overrides,
+  };
+}
+
+function call(
+  body: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${CRED}` },
+) {
+  return new Request("http://gw/api/model/v1/chat/completions", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+const chat = {
+  model: "gpt-4o-mini",
+  messages: [{ role: "user", content: "hi there" }],
+  max_tokens: 50,
+};
+
+describe("credentials", () => {
+  it.each([
+    ["missing", {}],
+    ["forged", { authorization: "Bearer crm_c2ItY3VycmVudA.forged" }],
+    ["the real key itself", { authorization: `Bearer ${REAL_KEY}` }],
+    [
+      "another (stopped) sandbox's",
+      { authorization: `Bearer ${modelCredential(MASTER, "sb-old")}` },
+    ],
+    [
+      "made with another secret",
+      { authorization: `Bearer ${modelCredential("x".repeat(40), "sb-current")}` },
+    ],
+  ])("%s → 401, nothing forwarded or held", async (_name, headers) => {
+    const d = deps();
+    const before = openai.requests.length;
+    const res = await handleModelCall(call(chat, headers), d, "openai", "/chat/completions");
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBe("unauthorized");
+    expect(openai.requests.length).toBe(before);
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["not JSON", "{nope"],
+    ["no model", { messages: [] }],
+    ["an array", "[1]"],
+  ])("%s → 400, nothing forwarded", async (_name, body) => {
+    const d = deps();
+    const before = openai.requests.length;
+    const res = await handleModelCall(call(body), d, "openai", "/chat/completions");
+    expect(res.status).toBe(400);
+    expect(openai.requests.length).toBe(before);
+  });
+
+  it("refuses an unpriced model unless the operator allows it", async () => {
+    const res = await handleModelCall(
+      call({ ...chat, model: "mystery" }),
+      deps(),
+      "openai",
+      "/chat/completions",
+    );
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.message).toMatch(/modelGateway\.prices/);
+    const ok = await handleModelCall(
+      call({ ...chat, model: "mystery" }),
+      deps({ allowUnpriced: true }),
+      "openai",
+      "/chat/completions",
+    );
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("OpenAI shape", () => {
+  it("forwards with the real key and bills a non-streamed call", async () => {
+    const d = deps();
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.choices[0].message.content).toBeTruthy();
+    const sent = openai.requests.at(-1);
+    expect(sent?.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
+    const usage = await d.usage.read("2026-12-02", "2026-12");
+    const m = usage.day.models["gpt-4o-mini"];
+    expect(m?.calls).toBe(1);
+    expect(m?.inputTokens).toBe(body.usage.prompt_tokens);
+    // 0.15 $/M in, 0.6 $/M out; rounded up to a micro-dollar.
+    const cost = Math.ceil(body.usage.prompt_tokens * 0.15 + body.usage.completion_tokens * 0.6);
+    expect(usage.day.totalMicros).toBe(cost);
+    expect(usage.month.totalMicros).toBe(cost);
+  });
+
+  it("streams through, asks for the usage chunk, and bills it", async () => {
+    const d = deps();
+    const res = await handleModelCall(
+      call({ ...chat, stream: true }),
+      d,
+      "openai",
+      "/chat/completions",
+    );
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    expect(text).toContain("data: [DONE]");
+    expect(
+      (openai.requests.at(-1)?.body as { stream_options?: unknown } | undefined)?.stream_options,
+    ).toEqual({
+      include_usage: true,
+    });
+    const usage = await d.usage.read("2026-12-02", "2026-12");
+    expect(usage.day.models["gpt-4o-mini"]?.calls).toBe(1);
+    expect(usage.day.totalMicros).toBeGreaterThan(0);
+  });
+
+  it("refuses a call past the daily cap in OpenAI's shape, and says when it resets", async () => {
+    const d = deps({ budget: { daily: 0.000_1, currency: "USD" } });
+    const res = await handleModelCall(
+      call({ ...chat, max_tokens: 1_000 }),
+      d,
+      "openai",
+      "/chat/completions",
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe(String(12 * 3600));
+    expect(await res.json()).toEqual({
+      error: {
+        message: "This agent reached its daily budget of $0.0001; it resets at 00:00 UTC.",
+        type: "insufficient_quota",
+        param: null,
+        code: "budget_exceeded",
+      },
+    });
+    expect(events.at(-1)).toMatchObject({ type: "model.budget_reached", period: "daily" });
+  });
+
+  it("lets 50 racing calls at the edge of the cap overshoot by at most one reservation", async () => {
+    // Each call reserves ~ (bytes/4) × 0.15 + 50 × 0.6 micro-USD; the cap fits a handful.
+    const d = deps({ budget: { daily: 0.000_2, currency: "USD" } });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        handleModelCall(call(chat), d, "openai", "/chat/completions"),
+      ),
+    );
+    const ok = results.filter((r) => r.status === 200).length;
+    expect(ok).toBeGreaterThan(0);
+    expect(results.filter((r) => r.status === 429).length).toBe(50 - ok);
+    const spent = (await d.usage.read("2026-12-02", "2026-12")).day.totalMicros;
+    expect(spent).toBeLessThanOrEqual(200);
+  });
+
+  it("warns once at 80 % of a cap", async () => {
+    events.length = 0;
+    const d = deps({ budget: { daily: 0.001, currency: "USD" } });
+    // Call until the cap refuses: spend passes the 80 % line on the way.
+    for (let i = 0; i < 500; i++) {
+      const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+      if (res.status === 429) break;
+    }
+    expect(events.filter((e) => e.type === "model.budget_warning")).toEqual([
+      expect.objectContaining({ period: "daily" }),
+    ]);
+  });
+});
+
+describe("Anthropic shape", () => {
+  const msg = {
+    model: "claude-sonnet-4-20250514",
+    max_tokens: 100,
+    messages: [{ role: "user", content: "hi" }],
+  };
+  const up = () => ({ kind: "anthropic" as const, baseUrl: anthropic.baseUrl, apiKey: REAL_KEY });
+
+  it("forwards with x-api-key and bills cache reads apart", async () => {
+    const d = deps({ upstream: up() });
+    const res = await handleModelCall(
+      call(msg, { "x-api-key": CRED }),
+      d,
+      "anthropic",
+      "/messages",
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(anthropic.requests.at(-1)?.headers["x-api-key"]).toBe(REAL_KEY);
+    const m = (await d.usage.read("2026-12-02", "2026-12")).day.models["claude-sonnet-4-20250514"];
+    expect(m).toMatchObject({
+      calls: 1,
+      inputTokens: body.usage.input_tokens,
+      outputTokens: 7,
+      cachedInputTokens: 3,
+    });
+  });
+
+  it("streams through and bills message_start + message_delta usage", async () => {
+    const d = deps({ upstream: up() });
+    const res = await handleModelCall(
+      call({ ...msg, stream: true }, { "x-api-key": CRED }),
+      d,
+      "anthropic",
+      "/messages",
+    );
+    const text = await res.text();
+    expect(text).toContain("event: message_stop");
+    const m = (await d.usage.read("2026-12-02", "2026-12")).day.models["claude-sonnet-4-20250514"];
+    expect(m).toMatchObject({ calls: 1, outputTokens: 7, cachedInputTokens: 3 });
+  });
+
+  it("refuses in Anthropic's error shape", async () => {
+    const res = await handleModelCall(
+      call(msg, { "x-api-key": "nope" }),
+      deps({ upstream: up() }),
+      "anthropic",
+      "/messages",
+    );
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      type: "error",
+      error: { type: "authentication_error", message: expect.any(String) },
+    });
+  });
+});
+
+describe("upstream faults", () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url?.includes("slow")) return; // never answers
+      res.writeHead(429, {
+        "content-type": "application/json",
+        "retry-after": "7",
+        "x-ratelimit-remaining-requests": "0",
+      });
+      res.end(
+        JSON.stringify({ error: { message: "slow down", type: "rate_limit_error", code: null } }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it("passes a 429 through with its retry hints and bills nothing", async () => {
+    const d = deps({
+      upstream: { kind: "openai-compatible", baseUrl: `${base}/v1`, apiKey: REAL_KEY },
+    });
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect(res.headers.get("x-ratelimit-remaining-requests")).toBe("0");
+    expect((await res.json()).error.message).toBe("slow down");
+    expect(await d.usage.read("2026-12-02", "2026-12")).toMatchObject({
+      day: { totalMicros: 0, models: {} },
+    });
+  });
+
+  it("answers 504 naming the upstream when it does not answer in time, and bills nothing", async () => {
+    const d = deps({
+      upstream: { kind: "openai-compatible", baseUrl: `${base}/slow/v1`, apiKey: REAL_KEY },
+      timeoutMs: 300,
+    });
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(504);
+    expect((await res.json()).error.message).toContain(new URL(base).host);
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
+  });
+});

@@ -1,0 +1,268 @@
+import type { UsageStore } from "../store/types";
+import { type Budget, type CapPeriod, capLimits, capMessage, decideCap, WARN_AT } from "./caps";
+import {
+  costMicros,
+  formatUsd,
+  maxOutputTokensOf,
+  reservationMicros,
+  totalTokens,
+  type Usage,
+} from "./cost";
+import { credentialSandbox, presentedCredential } from "./credential";
+import { utcDay, utcMonth } from "./periods";
+import { type PriceOverrides, priceFor } from "./prices";
+import { type ApiShape, type RefusalKind, refusal } from "./refusal";
+import { speaks, type Upstream, upstreamRequest } from "./upstream";
+import { SseUsageReader, usageFromBody } from "./usage-parse";
+
+export interface GatewayEvent {
+  type: "model.budget_warning" | "model.budget_reached";
+  period: CapPeriod;
+  message: string;
+}
+
+export interface GatewayDeps {
+  upstream: Upstream;
+  budget: Budget | undefined;
+  prices: PriceOverrides;
+  /** Operator's choice: forward calls to models missing from the price table, billed $0. */
+  allowUnpriced: boolean;
+  usage: UsageStore;
+  masterSecret: string;
+  /** True only for the agent's current sandbox while it runs: a stopped one's credential is dead. */
+  isCurrentSandbox(sandboxId: string): Promise<boolean>;
+  clock(): number;
+  /** How long the upstream may take to start answering. */
+  timeoutMs: number;
+  notify(event: GatewayEvent): Promise<void>;
+}
+
+/** Request bodies above this are refused before anything is forwarded. */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+/** Upstream response headers an agent's client uses to pace itself. */
+const PASSED_BACK =
+  /^(content-type|retry-after|retry-after-ms|x-request-id|request-id|x-ratelimit-.*|anthropic-ratelimit-.*|openai-processing-ms)$/i;
+
+function refuse(
+  shape: ApiShape,
+  kind: RefusalKind,
+  message: string,
+  retryAfterS?: number,
+): Response {
+  const r = refusal(shape, kind, message, retryAfterS);
+  return new Response(JSON.stringify(r.body), { status: r.status, headers: r.headers });
+}
+
+/**
+ * One model call: authenticate the sandbox's credential, reserve against the caps, forward
+ * with the real key, stream the answer through, settle what the upstream says it used.
+ * Every refusal happens before anything is forwarded or held.
+ */
+export async function handleModelCall(
+  request: Request,
+  deps: GatewayDeps,
+  shape: ApiShape,
+  path: string,
+): Promise<Response> {
+  const credential = presentedCredential(request.headers);
+  const sandboxId = credential ? credentialSandbox(deps.masterSecret, credential) : null;
+  if (!sandboxId || !(await deps.isCurrentSandbox(sandboxId))) {
+    return refuse(
+      shape,
+      "unauthorized",
+      "invalid model credential: use the key ClawRun gave this sandbox",
+    );
+  }
+  if (!speaks(deps.upstream.kind, shape)) {
+    return refuse(
+      shape,
+      "bad_request",
+      `this agent's model provider (${deps.upstream.kind}) does not serve ${path}`,
+    );
+  }
+  const raw = await request.text();
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > MAX_REQUEST_BYTES)
+    return refuse(shape, "bad_request", `request body over ${MAX_REQUEST_BYTES} bytes`);
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
+    body = parsed as Record<string, unknown>;
+  } catch {
+    return refuse(shape, "bad_request", "expected a JSON object as the request body");
+  }
+  const model = body.model;
+  if (typeof model !== "string" || model === "") {
+    return refuse(shape, "bad_request", "expected a model id in the body's `model` field");
+  }
+  const price =
+    priceFor(model, deps.prices) ?? (deps.allowUnpriced ? { input: 0, output: 0 } : null);
+  if (!price) {
+    return refuse(
+      shape,
+      "unpriced_model",
+      `model ${model} has no price in ClawRun's table: add it under modelGateway.prices in clawrun.json (or allow unpriced calls)`,
+    );
+  }
+  const streamed = body.stream === true;
+  // Ask OpenAI-shaped streams for their usage chunk: without it a stream could not be billed.
+  if (streamed && shape === "openai" && path === "/chat/completions") {
+    const opts =
+      typeof body.stream_options === "object" && body.stream_options !== null
+        ? body.stream_options
+        : {};
+    body.stream_options = { ...opts, include_usage: true };
+  }
+
+  const now = deps.clock();
+  const day = utcDay(now);
+  const month = utcMonth(now);
+  const amount = reservationMicros(bytes, maxOutputTokensOf(body), price);
+  const base = capLimits(deps.budget);
+  const hold = await deps.usage.reserve({
+    day,
+    month,
+    amount,
+    dayLimit: base.daily,
+    monthLimit: base.monthly,
+  });
+  const limits = capLimits(deps.budget, hold.raiseMicros);
+  if (!hold.held) {
+    const decision = decideCap(hold, amount, limits, now);
+    const message = decision.allow
+      ? `this call (up to ${formatUsd(amount)}) would exceed the agent's budget`
+      : capMessage(decision);
+    if (!decision.allow) {
+      await deps
+        .notify({ type: "model.budget_reached", period: decision.period, message })
+        .catch(() => {});
+    }
+    const retryS = decision.allow ? 60 : (decision.resetsAt - now) / 1000;
+    return refuse(shape, "budget_exceeded", message, retryS);
+  }
+
+  const settle = async (usage: Usage | null, answeredModel: string | null) => {
+    const billable = usage !== null && totalTokens(usage) > 0;
+    const cost = billable ? costMicros(usage, price) : 0;
+    const settlement = {
+      day,
+      month,
+      reserved: amount,
+      cost,
+      model: billable ? (answeredModel ?? model) : null,
+      tokens: {
+        input: usage?.input ?? 0,
+        output: usage?.output ?? 0,
+        cachedInput: usage?.cachedInput ?? 0,
+      },
+      warnDayAt: limits.daily === null ? null : Math.ceil(limits.daily * WARN_AT),
+      warnMonthAt: limits.monthly === null ? null : Math.ceil(limits.monthly * WARN_AT),
+    };
+    // One retry: a blip must not lose a bill. (A lasting outage is reported by the caller's log.)
+    const { warned } = await deps.usage
+      .settle(settlement)
+      .catch(() => deps.usage.settle(settlement));
+    for (const period of warned) {
+      const limit = period === "daily" ? limits.daily : limits.monthly;
+      await deps
+        .notify({
+          type: "model.budget_warning",
+          period,
+          message: `This agent has used 80 % of its ${period} model budget of ${formatUsd(limit ?? 0)}.`,
+        })
+        .catch(() => {});
+    }
+  };
+
+  const target = upstreamRequest(deps.upstream, shape, path, request.headers);
+  const host = new URL(target.url).host;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), deps.timeoutMs);
+  // The agent hanging up stops the upstream call too (and so its spending).
+  request.signal?.addEventListener("abort", () => abort.abort(), { once: true });
+  let upstream: Response;
+  try {
+    upstream = await fetch(target.url, {
+      method: "POST",
+      headers: target.headers,
+      body: JSON.stringify(body),
+      signal: abort.signal,
+    });
+  } catch (err) {
+    clearTimeout(timer);
+    await settle(null, null);
+    return abort.signal.aborted
+      ? refuse(
+          shape,
+          "upstream_timeout",
+          `the model server ${host} did not answer within ${deps.timeoutMs} ms`,
+          1,
+        )
+      : refuse(
+          shape,
+          "upstream_unreachable",
+          `the model server ${host} could not be reached: ${(err as Error).message}`,
+          1,
+        );
+  }
+  clearTimeout(timer);
+
+  const headers = new Headers();
+  upstream.headers.forEach((value, name) => {
+    if (PASSED_BACK.test(name)) headers.set(name, value);
+  });
+  if (!upstream.ok || !upstream.body) {
+    // An upstream error produced no tokens: release the hold, pass status and retry hints on.
+    const text = await upstream.text();
+    await settle(null, null);
+    return new Response(text, { status: upstream.status, headers });
+  }
+
+  if (!(upstream.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    const text = await upstream.text();
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    const answered = (parsed as { model?: unknown } | null)?.model;
+    await settle(usageFromBody(shape, parsed), typeof answered === "string" ? answered : null);
+    return new Response(text, { status: upstream.status, headers });
+  }
+
+  // Streamed: pass every chunk on as it comes, reading usage on the way; settle at the end.
+  const reader = new SseUsageReader(shape);
+  const decoder = new TextDecoder();
+  let settled = false;
+  const finish = async () => {
+    if (settled) return;
+    settled = true;
+    reader.push(decoder.decode());
+    await settle(reader.result(), reader.model);
+  };
+  const source = upstream.body.getReader();
+  const out = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await source.read();
+        if (done) {
+          controller.close();
+          await finish();
+          return;
+        }
+        controller.enqueue(value);
+        reader.push(decoder.decode(value, { stream: true }));
+      } catch (err) {
+        await finish();
+        controller.error(err);
+      }
+    },
+    // The agent hung up mid-stream: bill what the upstream had reported so far.
+    async cancel(reason) {
+      await source.cancel(reason).catch(() => {});
+      await finish();
+    },
+  });
+  return new Response(out, { status: upstream.status, headers });
+}

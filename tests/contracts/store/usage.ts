@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { USAGE_CALL, usageSettlement } from "./kit";
+import type { ContractContext } from "./store-contract";
+
+const DAY = USAGE_CALL.day;
+const MONTH = USAGE_CALL.month;
+
+/** Model spend: reserve-then-settle, caps, the operator's raise, warnings, races. */
+export function usageContract(ctx: ContractContext): void {
+  describe("usage", () => {
+    it("starts empty", async () => {
+      const { store } = ctx.open("usage-empty");
+      expect(await store.usage.read(DAY, MONTH)).toEqual({
+        day: { totalMicros: 0, raiseMicros: 0, models: {} },
+        month: { totalMicros: 0, models: {} },
+      });
+    });
+
+    it("holds a reservation, then replaces it by the real cost and counts the call", async () => {
+      const { store } = ctx.open("usage-settle");
+      expect(await store.usage.reserve(USAGE_CALL)).toEqual({
+        held: true,
+        dayMicros: 0,
+        monthMicros: 0,
+        raiseMicros: 0,
+      });
+      expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(100);
+      expect(await store.usage.settle(usageSettlement())).toEqual({ warned: [] });
+      const spend = {
+        costMicros: 40,
+        calls: 1,
+        inputTokens: 10,
+        outputTokens: 2,
+        cachedInputTokens: 1,
+      };
+      expect(await store.usage.read(DAY, MONTH)).toEqual({
+        day: { totalMicros: 40, raiseMicros: 0, models: { "gpt-4o": spend } },
+        month: { totalMicros: 40, models: { "gpt-4o": spend } },
+      });
+      // Another day of the same month adds to the month only.
+      await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03" });
+      await store.usage.settle(usageSettlement({ day: "2026-12-03", model: "a/b|c" }));
+      const month = (await store.usage.read(DAY, MONTH)).month;
+      expect(month.totalMicros).toBe(80);
+      expect(Object.keys(month.models).sort()).toEqual(["a/b|c", "gpt-4o"]);
+      expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(40);
+    });
+
+    it("releases the hold of a call that produced nothing, without counting it", async () => {
+      const { store } = ctx.open("usage-release");
+      await store.usage.reserve(USAGE_CALL);
+      await store.usage.settle(usageSettlement({ cost: 0, model: null }));
+      expect(await store.usage.read(DAY, MONTH)).toEqual({
+        day: { totalMicros: 0, raiseMicros: 0, models: {} },
+        month: { totalMicros: 0, models: {} },
+      });
+    });
+
+    it("refuses a hold past the daily cap and changes nothing; today's raise lets it through", async () => {
+      const { store } = ctx.open("usage-cap");
+      expect((await store.usage.reserve({ ...USAGE_CALL, amount: 950 })).held).toBe(true);
+      expect(await store.usage.reserve(USAGE_CALL)).toEqual({
+        held: false,
+        dayMicros: 950,
+        monthMicros: 950,
+        raiseMicros: 0,
+      });
+      expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(950);
+      // Exactly reaching the cap is allowed.
+      expect((await store.usage.reserve({ ...USAGE_CALL, amount: 50 })).held).toBe(true);
+      expect(await store.usage.raise(DAY, 500)).toBe(500);
+      expect(await store.usage.raise(DAY, 100)).toBe(600);
+      expect(await store.usage.reserve(USAGE_CALL)).toMatchObject({ held: true, raiseMicros: 600 });
+      // The raise is today's only.
+      expect(
+        (await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03", amount: 1_001 })).held,
+      ).toBe(false);
+    });
+
+    it("refuses a hold past the monthly cap; null limits never refuse", async () => {
+      const { store } = ctx.open("usage-month");
+      const big = { ...USAGE_CALL, dayLimit: null, monthLimit: 1_000, amount: 800 };
+      expect((await store.usage.reserve(big)).held).toBe(true);
+      expect((await store.usage.reserve({ ...big, day: "2026-12-05" })).held).toBe(false);
+      const none = { ...USAGE_CALL, dayLimit: null, monthLimit: null, amount: 1e12 };
+      expect((await store.usage.reserve(none)).held).toBe(true);
+    });
+
+    it("flags a period's warning line once, to the settlement that reached it", async () => {
+      const { store } = ctx.open("usage-warn");
+      const warn = { warnDayAt: 80, warnMonthAt: 1_000 };
+      await store.usage.reserve(USAGE_CALL);
+      expect(await store.usage.settle(usageSettlement({ ...warn, cost: 50 }))).toEqual({
+        warned: [],
+      });
+      await store.usage.reserve(USAGE_CALL);
+      expect(await store.usage.settle(usageSettlement({ ...warn, cost: 50 }))).toEqual({
+        warned: ["daily"],
+      });
+      await store.usage.reserve(USAGE_CALL);
+      expect(await store.usage.settle(usageSettlement({ ...warn, cost: 1_000 }))).toEqual({
+        warned: ["monthly"],
+      });
+    });
+
+    it("lets 50 racing calls from several instances hold no more than the cap", async () => {
+      const { store, instance } = ctx.open("usage-race");
+      const stores = [store, ...Array.from({ length: 4 }, () => ctx.reopen(instance))];
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => stores[i % stores.length]?.usage.reserve(USAGE_CALL)),
+      );
+      expect(results.filter((r) => r?.held)).toHaveLength(10);
+      expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(1_000);
+    });
+
+    it("keeps instances apart", async () => {
+      const a = ctx.open("usage-a").store;
+      const b = ctx.open("usage-b").store;
+      await a.usage.reserve(USAGE_CALL);
+      await a.usage.raise(DAY, 5);
+      expect((await b.usage.read(DAY, MONTH)).day).toEqual({
+        totalMicros: 0,
+        raiseMicros: 0,
+        models: {},
+      });
+    });
+  });
+}
