@@ -126,4 +126,10 @@ it("a message redelivered after the server died between answer and ack is answer
   );
   expect(read("calls.log").split("\n").filter(Boolean)).toEqual([msg.id]);
   expect(receiver.replies.map((r) => [r.inReplyTo, r.text])).toEqual([[msg.id, "answer 1"]]);
+
+  // The journal is part of the agent's state: a snapshot carries it to the next sandbox.
+  expect((await manager.sleep("test")).status).toBe("sleeping");
+  expect((await manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
+  const woken = (await harness.provider.get((await harness.status()).sandboxId as string)).root;
+  expect(readFileSync(join(woken, REPLY_JOURNAL_PATH), "utf8")).toContain("answer 1");
 }, 90_000);

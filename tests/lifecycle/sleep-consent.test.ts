@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { deliverOverHttp } from "../../src/server/agents/http-delivery";
 import type { Agent, DaemonTransport, SleepPrepareAnswer } from "../../src/server/agents/types";
+import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 
 /**
@@ -29,9 +30,9 @@ http.createServer((q, s) => {
   let b = ""; q.on("data", (c) => (b += c)); q.on("end", () => {
     s.setHeader("content-type", "application/json");
     if (q.url !== "/rpc") { s.end(JSON.stringify({ reply: "ok" })); return; }
-    const { method } = JSON.parse(b);
+    const { method, params } = JSON.parse(b);
     const first = count(method) === 0;
-    log(method);
+    log(method + (params && params.suspensionId ? " " + params.suspensionId : ""));
     if (method === "gateway.suspend.prepare")
       s.end(JSON.stringify(first
         ? { ok: true, status: "busy", retryAfterMs: 20000, blockers: ["turn in progress"] }
@@ -42,11 +43,16 @@ http.createServer((q, s) => {
   });
 }).listen(process.env.PORT);`;
 
-async function rpc(door: DaemonTransport, method: string, signal: AbortSignal) {
+async function rpc(
+  door: DaemonTransport,
+  method: string,
+  signal: AbortSignal,
+  params: Record<string, unknown> = {},
+) {
   const res = await door.fetch("/rpc", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ method, params: { drain: false } }),
+    body: JSON.stringify({ method, params }),
     signal,
   });
   return (await res.json()) as Record<string, unknown>;
@@ -59,13 +65,13 @@ const suspendAgent: Agent = {
   daemon: () => ({ command: "node", args: ["-e", script], env: {}, port: 3000 }),
   deliver: (door, message, signal) => deliverOverHttp(door, "/message", message, "json", signal),
   async prepareSleep(door, signal): Promise<SleepPrepareAnswer> {
-    const a = await rpc(door, "gateway.suspend.prepare", signal);
+    const a = await rpc(door, "gateway.suspend.prepare", signal, { requestId: "r-1" });
     return a.status === "ready"
-      ? { ready: true, leaseMs: Number(a.leaseMs) }
+      ? { ready: true, leaseMs: Number(a.leaseMs), suspensionId: String(a.suspensionId) }
       : { ready: false, retryAfterMs: Number(a.retryAfterMs) };
   },
-  async resumeAfterWake(door, signal) {
-    await rpc(door, "gateway.suspend.resume", signal);
+  async resumeAfterWake(door, signal, suspensionId) {
+    await rpc(door, "gateway.suspend.resume", signal, suspensionId ? { suspensionId } : {});
   },
 };
 
@@ -103,5 +109,55 @@ it("sleeps only when the agent agrees (busy keeps it running), and resumes it on
     "gateway.suspend.prepare",
     "gateway.suspend.prepare",
     "gateway.suspend.resume",
+  ]);
+}, 90_000);
+
+/** Sandboxes whose snapshots fail while `failing.on` (the local provider otherwise). */
+function failingSnapshots(failing: { on: boolean }): (p: SandboxProvider) => SandboxProvider {
+  const wrap = (s: ManagedSandbox): ManagedSandbox =>
+    new Proxy(s, {
+      get(target, prop, receiver) {
+        if (prop === "snapshot" && failing.on)
+          return async () => {
+            throw new Error("snapshot refused by the test");
+          };
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return (p) =>
+    new Proxy(p, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop === "create" || prop === "get")
+          return async (...args: unknown[]) =>
+            wrap(await (value as (...a: unknown[]) => Promise<ManagedSandbox>).apply(target, args));
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+}
+
+it("a snapshot that fails after the agent agreed resumes it with its suspensionId", async () => {
+  const failing = { on: true };
+  h = await lifecycleHarness({
+    agent: suspendAgent,
+    wrapProvider: failingSnapshots(failing),
+    timings: { snapshotRetryDelayMs: 10 },
+  });
+  const harness = h;
+  expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
+    "running",
+  );
+  const root = (await harness.provider.get((await harness.status()).sandboxId as string)).root;
+  const calls = () =>
+    readFileSync(join(root, "suspend-calls.log"), "utf8").split("\n").filter(Boolean);
+  expect((await harness.manager.sleep("test")).status).not.toBe("sleeping"); // busy
+  expect((await harness.manager.sleep("test")).status).not.toBe("sleeping"); // ready, snapshot fails
+  expect((await harness.status()).status).toBe("running");
+  expect(calls()).toEqual([
+    "gateway.suspend.resume",
+    "gateway.suspend.prepare",
+    "gateway.suspend.prepare",
+    "gateway.suspend.resume s-1",
   ]);
 }, 90_000);

@@ -50,7 +50,8 @@ export interface DeliveryResult {
 
 /** An agent's answer to "may I snapshot you now?" (Agent.prepareSleep). */
 export type SleepPrepareAnswer =
-  | { ready: true; leaseMs: number }
+  /** `suspensionId`: what the agent needs to be resumed (OpenClaw's resume requires it). */
+  | { ready: true; leaseMs: number; suspensionId?: string }
   | { ready: false; retryAfterMs: number; blockers?: string[] };
 
 /** What the dashboard shows about the running agent. */
@@ -113,8 +114,16 @@ export interface Agent {
    * means not now. Rejects when it cannot answer. Without it, the rest policy alone decides.
    */
   prepareSleep?(door: DaemonTransport, signal: AbortSignal): Promise<SleepPrepareAnswer>;
-  /** Ends a suspension `prepareSleep` began: after the wake, or after a failed snapshot. */
-  resumeAfterWake?(door: DaemonTransport, signal: AbortSignal): Promise<void>;
+  /**
+   * Ends a suspension `prepareSleep` began: after a failed snapshot (with its `suspensionId`),
+   * and once after every wake (without one: an agent restored with its memory resumes whatever
+   * it holds; one restarted from files holds nothing).
+   */
+  resumeAfterWake?(
+    door: DaemonTransport,
+    signal: AbortSignal,
+    suspensionId?: string,
+  ): Promise<void>;
   /** Cron jobs the agent itself asks for (optional), through `door`. */
   cronJobs?(door: DaemonTransport, signal: AbortSignal): Promise<AgentCronJob[]>;
 }

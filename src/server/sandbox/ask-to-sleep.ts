@@ -60,7 +60,11 @@ async function ask(input: AskToSleepInput, timeoutMs: number): Promise<PrepareAn
       ),
     ]);
     return answer.ready
-      ? { kind: "ready", leaseMs: answer.leaseMs }
+      ? {
+          kind: "ready",
+          leaseMs: answer.leaseMs,
+          ...(answer.suspensionId ? { suspensionId: answer.suspensionId } : {}),
+        }
       : { kind: "busy", retryAfterMs: answer.retryAfterMs };
   } catch (err) {
     return { kind: "no-answer", error: err instanceof Error ? err.message : String(err) };

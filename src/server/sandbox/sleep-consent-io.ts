@@ -32,11 +32,15 @@ export async function agentConsent(
 }
 
 /** Lifts a suspension the agent agreed to when the snapshot did not happen; never throws. */
-export async function resumeAgent(d: LifecycleDeps, sandbox: ManagedSandbox): Promise<void> {
+export async function resumeAgent(
+  d: LifecycleDeps,
+  sandbox: ManagedSandbox,
+  suspensionId?: string,
+): Promise<void> {
   const resume = d.agent.resumeAfterWake?.bind(d.agent);
   if (!resume) return;
   try {
-    await resume(sidecarClient(sandbox, d.masterSecret), AbortSignal.timeout(10_000));
+    await resume(sidecarClient(sandbox, d.masterSecret), AbortSignal.timeout(10_000), suspensionId);
   } catch (err) {
     d.logger.warn({ err: (err as Error).message }, "resume after a failed snapshot failed");
   }

@@ -13,8 +13,8 @@ const noAnswer: PrepareAnswer = { kind: "no-answer", error: "timeout" };
 const cases: [string, Partial<ConsentFacts>, Partial<ConsentDecision>][] = [
   [
     "ready: snapshot, the agent is suspended",
-    { answer: { kind: "ready", leaseMs: 120_000 } },
-    { action: "snapshot", suspended: true },
+    { answer: { kind: "ready", leaseMs: 120_000, suspensionId: "s-1" } },
+    { action: "snapshot", suspended: true, suspensionId: "s-1" },
   ],
   [
     "busy: wait for the hint",

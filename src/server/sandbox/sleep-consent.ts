@@ -6,7 +6,7 @@
 /** What one `prepare` brought back. */
 export type PrepareAnswer =
   /** The agent stopped taking turns for `leaseMs`: snapshot within it. */
-  | { kind: "ready"; leaseMs: number }
+  | { kind: "ready"; leaseMs: number; suspensionId?: string }
   /** The agent is working: that is activity; ask again after `retryAfterMs`. */
   | { kind: "busy"; retryAfterMs: number }
   /** No answer in time (or an error): busy for at most the lease, then judged by deliveries. */
@@ -37,7 +37,7 @@ export const CONSENT_DEFAULTS: ConsentSettings = {
 
 export type ConsentDecision =
   /** Snapshot now; the agent must be resumed if the snapshot fails (it is suspended). */
-  | { action: "snapshot"; suspended: boolean; reason: string }
+  | { action: "snapshot"; suspended: boolean; suspensionId?: string; reason: string }
   /** Not now: keep running (this counts as activity) and ask again after `retryAfterMs`. */
   | { action: "wait"; retryAfterMs: number; unansweredSince: number | null; reason: string };
 
@@ -46,7 +46,12 @@ export function decideSleepConsent(f: ConsentFacts, s: ConsentSettings): Consent
   const clamp = (ms: number) => Math.min(s.maxRetryMs, Math.max(s.minRetryMs, ms));
   switch (f.answer.kind) {
     case "ready":
-      return { action: "snapshot", suspended: true, reason: "the agent agreed to sleep" };
+      return {
+        action: "snapshot",
+        suspended: true,
+        ...(f.answer.suspensionId ? { suspensionId: f.answer.suspensionId } : {}),
+        reason: "the agent agreed to sleep",
+      };
     case "busy":
       return {
         action: "wait",

@@ -60,7 +60,8 @@ export async function snapshotAndStop(
   const snapshotMs = d.clock() - t0;
   if (!saved.ok) {
     // The agent stopped taking turns for this snapshot: let it work again.
-    if (consent?.suspended) await resumeAgent(d, sandbox);
+    if (consent?.action === "snapshot" && consent.suspended)
+      await resumeAgent(d, sandbox, consent.suspensionId);
     const error = `snapshot failed ${saved.errors.length} times (${saved.errors.at(-1)}); the sandbox keeps running so no state is lost`;
     await cell.transition(
       cur,
