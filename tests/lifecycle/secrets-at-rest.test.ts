@@ -136,9 +136,7 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     expect(daemonEnv.stdout).not.toContain("CLAWRUN_DAEMON_ENV");
 
     expect((await h.manager.sleep("test")).status).toBe("sleeping");
-    expect((await h.manager.wake({ reason: "message", trigger: "message" })).status).toBe(
-      "running",
-    );
+    expect((await h.manager.wake({ reason: "wake", trigger: "operator" })).status).toBe("running");
     expect((await h.manager.sleep("again")).status).toBe("sleeping");
 
     const snapshots = await h.provider.listSnapshots();
