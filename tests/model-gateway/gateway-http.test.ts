@@ -160,4 +160,32 @@ describe("model gateway over HTTP", () => {
     expect(res.status).toBe(400);
     expect(model.requests.length).toBe(before);
   });
+
+  it("shows the spend to the operator and lets them raise today's cap; a bad raise is a 400", async () => {
+    const res = await fetch(`${server.url}/api/sandbox/usage`, { headers: admin() });
+    expect(res.status).toBe(200);
+    const usage = (await res.json()) as {
+      today: { spentUsd: number; capUsd: number; models: { model: string; calls: number }[] };
+      month: { capUsd: number };
+    };
+    expect(usage.today.capUsd).toBe(2);
+    expect(usage.month.capUsd).toBe(20);
+    expect(usage.today.spentUsd).toBeGreaterThan(0);
+    // The daemon's call and this file's two direct calls.
+    expect(usage.today.models).toEqual([
+      expect.objectContaining({ model: "gpt-4o-mini", calls: 3 }),
+    ]);
+
+    const raise = (body: string) =>
+      fetch(`${server.url}/api/sandbox/usage/raise`, {
+        method: "POST",
+        headers: { ...admin(), origin: server.url },
+        body,
+      });
+    expect((await raise('{"usd":-1}')).status).toBe(400);
+    expect((await raise("nope")).status).toBe(400);
+    const raised = await raise('{"usd":3}');
+    expect(raised.status).toBe(200);
+    expect(((await raised.json()) as { today: { capUsd: number } }).today.capUsd).toBe(5);
+  });
 });
