@@ -23,6 +23,8 @@ const ALL = {
   load: "1,000 signed messages over 10 s to a sleeping agent across 20 conversations: 202 p50/p99 during the wake, one wake, delivery, server RSS",
   "heartbeat-load":
     "100 heartbeats/s for 60 s through the heartbeat route with the Redis store: p99 and store commands per heartbeat",
+  "model-gateway":
+    "model gateway overhead vs a direct call to the same local model server: p50 non-streamed, time to first chunk streamed",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
 } as const;

@@ -8,6 +8,7 @@ import { logsCommand } from "./logs";
 import { sendCommand } from "./send";
 import { snapshotsCommand, snapshotsDeleteCommand } from "./snapshots";
 import { statusCommand } from "./status";
+import { usageCommand } from "./usage";
 
 /** Every `clawrun` command, in the order `clawrun --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = [
   configShowCommand,
   channelsRegisterCommand,
   channelsStatusCommand,
+  usageCommand,
 ];

@@ -51,6 +51,7 @@ function deps(overrides: Partial<GatewayDeps> = {}): GatewayDeps {
     isCurrentSandbox: async (id) => id === "sb-current",
     clock: () => NOW,
     timeoutMs: 2_000,
+    logError: () => {},
     notify: async (e) => {
       events.push(e);
     },

@@ -35,6 +35,7 @@ export interface GatewayDeps {
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
   notify(event: GatewayEvent): Promise<void>;
+  logError(message: string, details: Record<string, unknown>): void;
 }
 
 /** Request bodies above this are refused before anything is forwarded. */
@@ -160,10 +161,18 @@ export async function handleModelCall(
       warnDayAt: limits.daily === null ? null : Math.ceil(limits.daily * WARN_AT),
       warnMonthAt: limits.monthly === null ? null : Math.ceil(limits.monthly * WARN_AT),
     };
-    // One retry: a blip must not lose a bill. (A lasting outage is reported by the caller's log.)
-    const { warned } = await deps.usage
+    // One retry: a blip must not lose a bill. The answer is the agent's either way: a bill that
+    // cannot be written is logged loudly rather than turned into a failed call.
+    const warned = await deps.usage
       .settle(settlement)
-      .catch(() => deps.usage.settle(settlement));
+      .catch(() => deps.usage.settle(settlement))
+      .then(
+        (r) => r.warned,
+        (err: unknown) => {
+          deps.logError("model usage could not be recorded", { err: String(err), settlement });
+          return [];
+        },
+      );
     for (const period of warned) {
       const limit = period === "daily" ? limits.daily : limits.monthly;
       await deps

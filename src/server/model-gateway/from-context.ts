@@ -38,6 +38,7 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
       const state = await ctx.store.state.get();
       return state?.value.sandboxId === sandboxId && LIVE.has(state.value.status);
     },
+    logError: (message, details) => ctx.logger.error(details, message),
     notify: async (event) => {
       await ctx.store.events.append({
         at: ctx.clock(),

@@ -1,0 +1,68 @@
+import type { UsageTotals } from "../store/types";
+import { type Budget, capLimits, WARN_AT } from "./caps";
+import { nextUtcDay, nextUtcMonth, utcDay, utcMonth } from "./periods";
+import { PRICE_TABLE_DATE } from "./prices";
+
+/** What the operator sees of model spend: GET /api/sandbox/usage, `clawrun usage`, the cost card. */
+export interface UsageView {
+  currency: "USD";
+  priceTableDate: string;
+  today: PeriodView & { day: string; raisedUsd: number };
+  month: PeriodView & { month: string };
+}
+
+interface PeriodView {
+  spentUsd: number;
+  capUsd: number | null;
+  /** At or past 80 % of the cap. */
+  warning: boolean;
+  resetsAt: string;
+  models: {
+    model: string;
+    costUsd: number;
+    calls: number;
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens: number;
+  }[];
+}
+
+const usd = (micros: number) => Math.round(micros) / 1e6;
+
+/** Pure: the stored totals as the operator's view (spent includes calls still in flight). */
+export function usageView(totals: UsageTotals, budget: Budget | undefined, now: number): UsageView {
+  const limits = capLimits(budget, totals.day.raiseMicros);
+  const models = (m: UsageTotals["day"]["models"]) =>
+    Object.entries(m)
+      .map(([model, s]) => ({
+        model,
+        costUsd: usd(s.costMicros),
+        calls: s.calls,
+        inputTokens: s.inputTokens,
+        outputTokens: s.outputTokens,
+        cachedInputTokens: s.cachedInputTokens,
+      }))
+      .sort((a, b) => b.costUsd - a.costUsd);
+  const warn = (spent: number, cap: number | null) => cap !== null && spent >= cap * WARN_AT;
+  return {
+    currency: "USD",
+    priceTableDate: PRICE_TABLE_DATE,
+    today: {
+      day: utcDay(now),
+      spentUsd: usd(totals.day.totalMicros),
+      capUsd: limits.daily === null ? null : usd(limits.daily),
+      raisedUsd: usd(totals.day.raiseMicros),
+      warning: warn(totals.day.totalMicros, limits.daily),
+      resetsAt: new Date(nextUtcDay(now)).toISOString(),
+      models: models(totals.day.models),
+    },
+    month: {
+      month: utcMonth(now),
+      spentUsd: usd(totals.month.totalMicros),
+      capUsd: limits.monthly === null ? null : usd(limits.monthly),
+      warning: warn(totals.month.totalMicros, limits.monthly),
+      resetsAt: new Date(nextUtcMonth(now)).toISOString(),
+      models: models(totals.month.models),
+    },
+  };
+}
