@@ -33,6 +33,7 @@ describe("clawrun.json defaults", () => {
       },
       cron: [],
       channels: { generic: {} },
+      modelGateway: { allowUnpriced: false, prices: {}, timeoutMs: 120_000 },
     });
   });
 
