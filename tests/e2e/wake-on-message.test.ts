@@ -101,20 +101,33 @@ describe("wake on message (generic webhook, end to end)", () => {
   });
 
   it("queues messages that arrive while the snapshot is being taken and delivers them after the wake", async () => {
-    await waitForStatus("running", 5_000).catch(() => undefined);
-    if ((await instanceStatus(server)) !== "running") {
-      await sendMessage(server, { id: "wake-for-big", conversation: "bob", text: "wake" });
-      await waitForStatus("running");
+    // A large, incompressible file makes the snapshot take long enough to race against. On a
+    // loaded machine the agent may fall asleep between reading its sandbox id and the write
+    // (its directory is then gone): wake it again and retry.
+    for (let attempt = 1; ; attempt++) {
+      await waitForStatus("running", 5_000).catch(() => undefined);
+      if ((await instanceStatus(server)) !== "running") {
+        await sendMessage(server, {
+          id: `wake-for-big-${attempt}`,
+          conversation: "bob",
+          text: "wake",
+        });
+        await waitForStatus("running");
+      }
+      const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
+        server,
+        "/api/sandbox",
+      );
+      try {
+        writeFileSync(
+          join(server.stateDir, "sandboxes", instance.sandboxId, "root", "big.bin"),
+          randomBytes(300 * 1024 * 1024),
+        );
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw err;
+      }
     }
-    // A large, incompressible file makes the snapshot take long enough to race against.
-    const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
-      server,
-      "/api/sandbox",
-    );
-    writeFileSync(
-      join(server.stateDir, "sandboxes", instance.sandboxId, "root", "big.bin"),
-      randomBytes(300 * 1024 * 1024),
-    );
     await waitForStatus("snapshotting", 30_000);
     const sent: string[] = [];
     for (let i = 1; i <= 5; i++) {

@@ -156,13 +156,15 @@ describe("a delivered message is activity", () => {
     });
     h = await lifecycleHarness({
       agent: new CommandAgent(config.agent as CommandAgentConfig, {}, process.cwd()),
-      config: { sandbox: { activeDuration: 2 } },
+      // 5 s, not 2: on a loaded 2-core machine one delivery round took over 2 s, and that gap
+      // was (rightly) idle time.
+      config: { sandbox: { activeDuration: 5 } },
       timings: { ttlBufferMs: 1e9, extendByMs: 1_000 },
     });
     await sendMessage("first");
     const sandboxId = (await status()).sandboxId;
-    // Three times the active duration, a message every 500 ms: never asleep.
-    const until = Date.now() + 6_000;
+    // Twice the active duration, a message every 500 ms: never asleep.
+    const until = Date.now() + 10_000;
     while (Date.now() < until) {
       await sendMessage("still chatting");
       const now = await status();
@@ -172,6 +174,6 @@ describe("a delivered message is activity", () => {
     }
     expect((await status()).lastExtend?.reason).toBe("file-activity");
     // Silence: asleep after the active duration.
-    await waitFor("sleeping", async () => (await status()).status === "sleeping", 15_000);
-  });
+    await waitFor("sleeping", async () => (await status()).status === "sleeping", 25_000);
+  }, 60_000);
 });

@@ -36,11 +36,12 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     // File activity for twice the active duration: the agent must stay awake and be extended.
     const sandbox = await h.provider.get(running?.sandboxId as string);
     const deadline0 = running?.ttlDeadline as number;
-    const until = Date.now() + 4_500;
-    while (Date.now() < until) {
-      await sandbox.runCommand("sh", ["-c", "mkdir -p work && date +%s%N >> work/activity.log"]);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    // One loop inside the sandbox writes every 0.3 s: a command spawned per write took longer
+    // than activeDuration on a loaded machine, and the gap itself was (rightly) read as idle.
+    await sandbox.runCommand("sh", [
+      "-c",
+      "mkdir -p work; i=0; while [ $i -lt 15 ]; do date +%s%N >> work/activity.log; sleep 0.3; i=$((i+1)); done",
+    ]);
     const active = await status();
     expect(active?.status).toBe("running");
     expect(active?.lastExtend?.reason).toBe("file-activity");

@@ -33,11 +33,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls until `check` returns a truthy value; fails with `what` after timeoutMs. */
+/**
+ * Polls until `check` returns a truthy value; fails with `what` after timeoutMs. The default is
+ * a bound for a test that has failed, not a speed assertion: on a loaded 2-core machine a
+ * daemon restarted 5 times (6 Node spawns) took over 5 s.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => T | Promise<T>,
-  timeoutMs = 5_000,
+  timeoutMs = 20_000,
   intervalMs = 20,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
