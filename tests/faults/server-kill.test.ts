@@ -158,10 +158,11 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
       50,
     );
     const child = opInChild("sleep");
+    // The child imports the whole server first (tsx): 20 s was not enough on a loaded machine.
     await waitFor(
       "the snapshot to start",
       async () => (await status()) === "snapshotting",
-      20_000,
+      45_000,
       5,
     );
     await sigkill(child);

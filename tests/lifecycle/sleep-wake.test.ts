@@ -20,7 +20,9 @@ const events = async (type: string) => (h as LifecycleHarness).events(type);
 describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, sidecar, echo agent)", () => {
   it("keeps an active agent awake, snapshots and stops it when idle, and restores its files on wake", async () => {
     h = await lifecycleHarness({
-      config: { sandbox: { activeDuration: 2 } },
+      // 4 s, not 2: on a loaded 2-core machine a heartbeat took seconds to be handled, and the
+      // server (rightly) read that as idle time.
+      config: { sandbox: { activeDuration: 4 } },
       // A buffer far above any TTL: every heartbeat with a reason extends, so lastExtend tracks it.
       timings: { ttlBufferMs: 1e9, extendByMs: 1_000 },
     });
@@ -40,7 +42,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     // than activeDuration on a loaded machine, and the gap itself was (rightly) read as idle.
     await sandbox.runCommand("sh", [
       "-c",
-      "mkdir -p work; i=0; while [ $i -lt 15 ]; do date +%s%N >> work/activity.log; sleep 0.3; i=$((i+1)); done",
+      "mkdir -p work; i=0; while [ $i -lt 30 ]; do date +%s%N >> work/activity.log; sleep 0.3; i=$((i+1)); done",
     ]);
     const active = await status();
     expect(active?.status).toBe("running");
@@ -48,7 +50,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     expect(active?.ttlDeadline).toBeGreaterThan(deadline0);
 
     // Idle: no file changes for activeDuration → snapshot + stop.
-    await waitFor("sleeping", async () => (await status())?.status === "sleeping", 15_000);
+    await waitFor("sleeping", async () => (await status())?.status === "sleeping", 20_000);
     const asleep = await status();
     expect(asleep?.snapshotId).toMatch(/^snap_/);
     expect(asleep?.sandboxId).toBeNull();
@@ -63,7 +65,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     const log = (await restored.readFile("work/activity.log"))?.toString() ?? "";
     expect(log.trim().split("\n").length).toBeGreaterThan(5);
     expect((await status())?.snapshotId).toBe(asleep?.snapshotId);
-  });
+  }, 60_000);
 
   it("keeps only the newest 3 snapshots", async () => {
     h = await lifecycleHarness({ config: { sandbox: { activeDuration: 60 } } });
