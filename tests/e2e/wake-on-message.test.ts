@@ -143,5 +143,6 @@ describe("wake on message (generic webhook, end to end)", () => {
       200,
     );
     expect(sent.map((id) => countOf(replyTo(id)?.text ?? ""))).toEqual([1, 2, 3, 4, 5]);
-  });
+    // Its own waits add up to ~100 s on a slow machine (a 300 MB snapshot, then a restore).
+  }, 120_000);
 });
