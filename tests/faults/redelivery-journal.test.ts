@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { REPLY_JOURNAL_PATH } from "../../src/protocol/door";
 import { postMessage } from "../support/fault-agents";
 import { Acknowledged } from "../support/fault-checks";
-import { freePort, waitFor } from "../support/free-port";
+import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import { startReplyReceiver } from "../support/reply-receiver";
+import { serverInChild } from "../support/server-in-child";
 
 /**
  * Issue 23, item 4: the server dies after the agent answered and before ClawRun acknowledged
@@ -50,26 +51,6 @@ http.createServer((q, s) => {
   };
 }
 
-async function serverInChild(harness: LifecycleHarness) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "tests/fixtures/server-in-child.ts",
-      JSON.stringify({ ...harness.params, port }),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
-    child.once("exit", (code) => reject(new Error(`server child exited (${code})`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
 it("a message redelivered after the server died between answer and ack is answered once, the same", async () => {
   receiver = await startReplyReceiver(() => (h as LifecycleHarness).webhookSecret);
   h = await lifecycleHarness({
@@ -85,7 +66,7 @@ it("a message redelivered after the server died between answer and ack is answer
   const read = (rel: string) =>
     existsSync(join(root, rel)) ? readFileSync(join(root, rel), "utf8") : "";
 
-  const server = await serverInChild(harness);
+  const server = await serverInChild(harness, children);
   const msg = { id: "m-redelivered", conversation: "c", text: "hi" };
   // A running agent is answered inline, so the webhook waits for the answer: the server dies first.
   const posted = postMessage(server.url, harness.webhookSecret, msg, new Acknowledged());

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
 import { postMessage, slowEchoAgent } from "../support/fault-agents";
 import { Acknowledged, expectRecovered } from "../support/fault-checks";
-import { freePort, waitFor } from "../support/free-port";
+import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
+import { serverInChild } from "../support/server-in-child";
 
 /**
  * ClawRun's server SIGKILLed (a) after a 202 and before the wake started, (b) mid-restore,
@@ -23,27 +24,6 @@ afterEach(async () => {
   h = null;
 });
 const harness = () => h as LifecycleHarness;
-
-/** A ClawRun server in a child process; resolves with its URL once it listens. */
-async function serverInChild(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "tests/fixtures/server-in-child.ts",
-      JSON.stringify({ ...harness().params, port }),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
-    child.once("exit", (code) => reject(new Error(`server child exited (${code})`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
 function opInChild(op: "wake" | "sleep"): ChildProcess {
   const child = spawn(
@@ -99,7 +79,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     h = await lifecycleHarness({ timings });
     const sent = new Acknowledged();
     await sleepingAgentWithHistory(sent, ["a", "b"]);
-    const server = await serverInChild();
+    const server = await serverInChild(harness(), children);
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
     for (const c of ["b", "a", "b"])
       expect(await postMessage(server.url, harness().webhookSecret, msg(c), sent)).toEqual([202]);
@@ -111,7 +91,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     h = await lifecycleHarness({ timings });
     const sent = new Acknowledged();
     await sleepingAgentWithHistory(sent, ["a"]);
-    const server = await serverInChild();
+    const server = await serverInChild(harness(), children);
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
     await waitFor(
       "the restore to be under way",
@@ -127,7 +107,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     h = await lifecycleHarness({ timings, config: { agent: slowEchoAgent(1_500, 4_000) } });
     const sent = new Acknowledged();
     await sleepingAgentWithHistory(sent, ["c"]);
-    const server = await serverInChild();
+    const server = await serverInChild(harness(), children);
     const first = msg("c");
     expect(await postMessage(server.url, harness().webhookSecret, first, sent)).toEqual([202]);
     await waitFor(
