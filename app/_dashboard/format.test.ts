@@ -273,6 +273,11 @@ describe("restart history and chart", () => {
     ]);
   });
 
+  it("draws a restart stamped a moment ahead of the page's clock at now, not nowhere", () => {
+    const ahead = [{ at: NOW + 400, restarts: 1, sandboxId: null }];
+    expect(restartChart(ahead, NOW, 300, 60).marks).toEqual([{ x: 300, y: 0, point: ahead[0] }]);
+  });
+
   it("leaves out restarts older than the window, and has no marks without restarts", () => {
     const old = [{ at: NOW - 2 * D, restarts: 1, sandboxId: null }];
     expect(restartChart(old, NOW, 300, 60).marks).toEqual([]);

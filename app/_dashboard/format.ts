@@ -263,10 +263,12 @@ export function restartChart(
 ): { from: number; to: number; maxRestarts: number; marks: ChartMark[] } {
   const from = now - RESTART_WINDOW_MS;
   const span = RESTART_WINDOW_MS;
-  const shown = points.filter((p) => p.at >= from && p.at <= now);
+  // A restart stamped by the server a moment ahead of this page's clock is drawn at "now",
+  // not dropped: the summary beside the chart already counts it.
+  const shown = points.filter((p) => p.at >= from);
   const maxRestarts = Math.max(1, ...shown.map((p) => p.restarts));
   const marks = shown.map((point) => ({
-    x: ((point.at - from) / span) * width,
+    x: ((Math.min(point.at, now) - from) / span) * width,
     y: height - (point.restarts / maxRestarts) * height,
     point,
   }));
