@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { createAppContext } from "../../src/server/context";
+import { createAppContext } from "../../src/server/compose/context";
 import { LIVE_FEED, liveFeed } from "../../src/server/dashboard/live-feed";
 import { buildOverview } from "../../src/server/dashboard/overview";
 import { type CountingStore, countingStore } from "../../tests/support/counting-store";

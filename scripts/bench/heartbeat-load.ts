@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import pino from "pino";
 import { signatureHeaders } from "../../src/protocol/signing";
 import { heartbeatSecret } from "../../src/server/auth/derive-key";
-import { createAppContext } from "../../src/server/context";
+import { createAppContext } from "../../src/server/compose/context";
 import { errorResponse } from "../../src/server/http/errors";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import pino from "pino";
 import { conversationFileName } from "../../src/agent-echo/conversation-log";
 import { signatureHeaders } from "../../src/protocol/signing";
-import { createAppContext } from "../../src/server/context";
+import { createAppContext } from "../../src/server/compose/context";
 import { freePort } from "../../tests/support/free-port";
 
 /**

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { type AppContext, createAppContext } from "../../src/server/context";
+import { type AppContext, createAppContext } from "../../src/server/compose/context";
 import { handleCronPost } from "../../src/server/http/cron-handler";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import type { RouteResult } from "../../src/server/http/route";

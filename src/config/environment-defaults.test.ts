@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfigText } from "../server/config-schema";
+import { parseConfigText } from "../server/compose/config-schema";
 import { withEnvironmentDefaults } from "./environment-defaults";
 
 function loaded(text: string) {

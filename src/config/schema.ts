@@ -111,7 +111,7 @@ export interface AgentConfigBase {
 }
 
 /**
- * Builds the clawrun.json schema from the module lists (src/server/config-schema.ts passes
+ * Builds the clawrun.json schema from the module lists (src/server/compose/config-schema.ts passes
  * them), so `sandbox.provider`, `sandbox.<provider>`, `agent.type` and `channels.<name>`
  * accept exactly what is built in. Defaults are the lifecycle's numbers; unknown keys are
  * rejected.

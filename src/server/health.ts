@@ -1,4 +1,4 @@
-import { getContext } from "./context";
+import { getContext } from "./compose/context";
 import { type SetupItem, setupComplete } from "./setup/checklist";
 import { gatherSetup } from "./setup/gather";
 

@@ -1,4 +1,4 @@
-import { getContext } from "./context";
+import { getContext } from "./compose/context";
 import { startTickLoop, type TickLoop } from "./tick-loop";
 
 const KEY = Symbol.for("clawrun.local-tick");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { secretPaths } from "../config/secret-paths";
-import { clawrunConfigSchema, parseConfigText } from "./config-schema";
+import { clawrunConfigSchema, parseConfigText } from "./compose/config-schema";
 import { createLogger } from "./logger";
 
 function capture(redact: string[] = []) {

@@ -1,7 +1,7 @@
 import { type AppEnv, EnvError, readEnv, SECRET_NAMES } from "../config/env";
 import { ConfigError } from "../config/load-config";
 import { MissingSecretsError } from "../config/secrets";
-import { loadClawrunConfig } from "./config-schema";
+import { loadClawrunConfig } from "./compose/config-schema";
 import { resolveProviderSetup } from "./providers/provider-setup";
 
 /**

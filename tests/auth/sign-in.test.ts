@@ -5,7 +5,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_LIMIT, signIn } from "../../src/server/auth/sign-in";
-import { type AppContext, createAppContext } from "../../src/server/context";
+import { type AppContext, createAppContext } from "../../src/server/compose/context";
 
 /**
  * Operator sign-in against the real context (real SQLite store): the session cookie's Secure

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvError } from "../../src/config/env";
-import { createAppContext } from "../../src/server/context";
+import { createAppContext } from "../../src/server/compose/context";
 import { clawrun } from "../support/cli";
 
 /**

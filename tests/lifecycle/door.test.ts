@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_PORTS } from "../../src/protocol/constants";
 import { CommandAgent } from "../../src/server/agents/command/command-agent";
 import type { CommandAgentConfig } from "../../src/server/agents/command/config";
-import { parseClawrunConfig } from "../../src/server/config-schema";
+import { parseClawrunConfig } from "../../src/server/compose/config-schema";
 import { sidecarLogTail } from "../../src/server/operator/logs";
 import type { LocalSandbox } from "../../src/server/providers/local/local-sandbox";
 import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";

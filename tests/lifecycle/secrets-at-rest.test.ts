@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readEnv } from "../../src/config/env";
 import type { Agent } from "../../src/server/agents/types";
 import { deriveKey } from "../../src/server/auth/derive-key";
-import { parseConfigText } from "../../src/server/config-schema";
-import { buildAgent } from "../../src/server/modules";
+import { parseConfigText } from "../../src/server/compose/config-schema";
+import { buildAgent } from "../../src/server/compose/modules";
 import { extractArchive } from "../../src/server/providers/local/snapshot-archive";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 

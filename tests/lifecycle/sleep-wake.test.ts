@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CommandAgent } from "../../src/server/agents/command/command-agent";
 import type { CommandAgentConfig } from "../../src/server/agents/command/config";
-import { parseClawrunConfig } from "../../src/server/config-schema";
+import { parseClawrunConfig } from "../../src/server/compose/config-schema";
 import type { ManagedSandbox, SandboxProvider } from "../../src/server/providers/types";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";

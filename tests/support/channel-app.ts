@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import type { Channel } from "../../src/server/channels/types";
-import { type AppContext, createAppContext } from "../../src/server/context";
+import { type AppContext, createAppContext } from "../../src/server/compose/context";
 
 /**
  * Builds the app through the real composition root (real sqlite store in a temp dir, agent

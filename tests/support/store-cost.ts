@@ -6,7 +6,7 @@ import type { Requester, UpstashRequest } from "@upstash/redis";
 import pino from "pino";
 import { signatureHeaders } from "../../src/protocol/signing";
 import { heartbeatSecret } from "../../src/server/auth/derive-key";
-import { type AppContext, createAppContext } from "../../src/server/context";
+import { type AppContext, createAppContext } from "../../src/server/compose/context";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
 import { requesterConnection } from "../../src/server/store/redis-client";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readEnv } from "../../config/env";
 import { ConfigError } from "../../config/load-config";
-import { parseConfigText } from "../config-schema";
-import { buildAgent } from "../modules";
+import { parseConfigText } from "../compose/config-schema";
+import { buildAgent } from "../compose/modules";
 import { pairedTokenHash } from "./zeroclaw/config-file";
 
 /**

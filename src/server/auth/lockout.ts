@@ -1,4 +1,4 @@
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { jsonError } from "../http/errors";
 
 /**

@@ -1,4 +1,4 @@
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { jsonError } from "../http/errors";
 import { bearerToken, secretEquals } from "./constant-time";
 import { allowedOrigins, checkOrigin } from "./csrf";

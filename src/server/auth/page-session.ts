@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { getContext } from "../context";
+import { getContext } from "../compose/context";
 import { checkOperatorSession } from "./operator";
 import { SESSION_COOKIE } from "./session";
 

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { jsonError } from "../http/errors";
 import { readJson } from "../http/json-body";
 import { secretEquals } from "./constant-time";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readEnv } from "../../config/env";
-import { clawrunConfigSchema, parseConfigText } from "../config-schema";
+import { clawrunConfigSchema, parseConfigText } from "../compose/config-schema";
 import { effectiveConfig } from "./effective-config";
 
 describe("effectiveConfig", () => {

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { bearerToken, secretEquals } from "../auth/constant-time";
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { verifyQStashRequest } from "../cron/qstash-wakes";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";

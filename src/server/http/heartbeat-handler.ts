@@ -8,7 +8,7 @@ import {
   verify,
 } from "../../protocol/signing";
 import { heartbeatSecret } from "../auth/derive-key";
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { jsonError } from "./errors";
 import { parseJsonBody } from "./json-body";
 import { readBodyLimited } from "./read-body";

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { type AppContext, getContext } from "../context";
+import { type AppContext, getContext } from "../compose/context";
 import { errorResponse } from "./errors";
 
 /** A handler answers at once; slow work it returns as `followUp` runs after the response. */

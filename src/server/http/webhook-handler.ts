@@ -6,7 +6,7 @@ import type {
   Inbound,
   ReplyTarget,
 } from "../channels/types";
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import type { DrainResult } from "../inbox/drain";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";

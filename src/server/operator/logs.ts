@@ -1,4 +1,4 @@
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import { readKeptLog } from "../sandbox/log-keeper";
 import { sidecarClient } from "../sandbox/sidecar-client";
 

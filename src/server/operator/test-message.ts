@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { signatureHeaders } from "../../protocol/signing";
-import type { AppContext } from "../context";
+import type { AppContext } from "../compose/context";
 import type { RouteResult } from "../http/route";
 import { handleWebhookRequest } from "../http/webhook-handler";
 

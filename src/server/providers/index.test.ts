@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../config/load-config";
-import { parseConfigText } from "../config-schema";
+import { parseConfigText } from "../compose/config-schema";
 import { findProvider, PROVIDERS } from ".";
 import { LocalProvider } from "./local/local-provider";
 

@@ -1,7 +1,7 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
-import { type AppContext, buildSetupProbe } from "../context";
+import { type AppContext, buildSetupProbe } from "../compose/context";
 import { findProvider } from "../providers";
 import { checkFailure } from "./check-outcome";
 import {

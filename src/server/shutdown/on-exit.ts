@@ -1,4 +1,4 @@
-import { getContext } from "../context";
+import { getContext } from "../compose/context";
 import { stopLocalTick } from "../local-tick";
 import type { SleepOutcome } from "../sandbox/sleep";
 import { planShutdown } from "./plan";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import type { ChannelDeps } from "../../../src/server/channels/types";
-import { channelKv } from "../../../src/server/modules";
+import { channelKv } from "../../../src/server/compose/modules";
 import { SqliteStore } from "../../../src/server/store/sqlite-store";
 
 /** What the composition root gives a channel, over a real sqlite store in a temp dir. */

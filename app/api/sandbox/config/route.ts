@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { clawrunConfigSchema } from "@/src/server/config-schema";
+import { clawrunConfigSchema } from "@/src/server/compose/config-schema";
 import { effectiveConfig } from "@/src/server/dashboard/effective-config";
 import { operatorRoute } from "@/src/server/http/operator-route";
 

@@ -2,8 +2,8 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { fakeOidcToken } from "../../../../tests/support/fake-oidc-token";
 import { EnvError, readEnv } from "../../../config/env";
-import { parseConfigText } from "../../config-schema";
-import { buildProvider } from "../../modules";
+import { parseConfigText } from "../../compose/config-schema";
+import { buildProvider } from "../../compose/modules";
 import { oidcClaims, vercelConfigSchema, vercelEnvSchema } from "./config";
 import { VercelProvider } from "./vercel-provider";
 

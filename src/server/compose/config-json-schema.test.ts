@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { configJsonSchemaText } from "../config/json-schema";
+import { configJsonSchemaText } from "../../config/json-schema";
 import { clawrunConfigSchema } from "./config-schema";
 
 it("the committed clawrun.schema.json matches the zod schema (run `npm run schema` after changing it)", () => {

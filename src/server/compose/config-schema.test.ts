@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config/load-config";
+import { ConfigError } from "../../config/load-config";
 import { loadClawrunConfig as loadConfig, parseConfigText as parseConfig } from "./config-schema";
 
 function problems(text: string): string[] {

@@ -1,26 +1,26 @@
 import type { Logger } from "pino";
-import packageJson from "../../package.json";
-import { LIFECYCLE, type LifecycleTimings } from "../config/constants";
-import { type AppEnv, inspectEnv, readEnv } from "../config/env";
-import { withEnvironmentDefaults } from "../config/environment-defaults";
-import type { LoadedConfig } from "../config/load-config";
-import { secretPaths } from "../config/secret-paths";
-import { type ResolvedSecrets, resolveSecrets } from "../config/secrets";
-import type { SidecarTimings } from "../protocol/sidecar-config";
-import type { Agent } from "./agents/types";
-import type { Channel } from "./channels/types";
+import packageJson from "../../../package.json";
+import { LIFECYCLE, type LifecycleTimings } from "../../config/constants";
+import { type AppEnv, inspectEnv, readEnv } from "../../config/env";
+import { withEnvironmentDefaults } from "../../config/environment-defaults";
+import type { LoadedConfig } from "../../config/load-config";
+import { secretPaths } from "../../config/secret-paths";
+import { type ResolvedSecrets, resolveSecrets } from "../../config/secrets";
+import type { SidecarTimings } from "../../protocol/sidecar-config";
+import type { Agent } from "../agents/types";
+import type { Channel } from "../channels/types";
+import { QStashWakeScheduler } from "../cron/qstash-wakes";
+import type { WakeHook } from "../domain/wake-hook";
+import type { WakeScheduler } from "../domain/wake-scheduler";
+import { Inbox } from "../inbox/inbox";
+import { createLogger } from "../logger";
+import type { SandboxProvider } from "../providers/types";
+import { SandboxLifecycleManager } from "../sandbox/manager";
+import { CountBasedRetention } from "../sandbox/retention";
+import { createStore } from "../store";
+import type { Store } from "../store/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
-import { QStashWakeScheduler } from "./cron/qstash-wakes";
-import type { WakeHook } from "./domain/wake-hook";
-import type { WakeScheduler } from "./domain/wake-scheduler";
-import { Inbox } from "./inbox/inbox";
-import { createLogger } from "./logger";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
-import type { SandboxProvider } from "./providers/types";
-import { SandboxLifecycleManager } from "./sandbox/manager";
-import { CountBasedRetention } from "./sandbox/retention";
-import { createStore } from "./store";
-import type { Store } from "./store/types";
 
 /**
  * Composition root (docs/architecture.md): the one place that builds the object graph.

@@ -1,8 +1,8 @@
-import { type LoadedConfig, loadConfig, parseConfig } from "../config/load-config";
-import { buildConfigSchema, type ClawrunConfig } from "../config/schema";
-import { AGENTS } from "./agents";
-import { CHANNELS } from "./channels";
-import { PROVIDERS } from "./providers";
+import { type LoadedConfig, loadConfig, parseConfig } from "../../config/load-config";
+import { buildConfigSchema, type ClawrunConfig } from "../../config/schema";
+import { AGENTS } from "../agents";
+import { CHANNELS } from "../channels";
+import { PROVIDERS } from "../providers";
 
 /** clawrun.json's schema, assembled from the provider, agent and channel lists. */
 export const clawrunConfigSchema = buildConfigSchema({

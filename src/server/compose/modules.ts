@@ -1,18 +1,18 @@
 import type { Logger } from "pino";
-import type { AppEnv } from "../config/env";
-import { ConfigError } from "../config/load-config";
-import type { ClawrunConfig } from "../config/schema";
-import { findAgent } from "./agents";
-import { resolveAgentEnv } from "./agents/resolve-env";
-import type { Agent } from "./agents/types";
-import { deriveKey } from "./auth/derive-key";
-import { CHANNELS } from "./channels";
-import { MisconfiguredChannel } from "./channels/misconfigured-channel";
-import type { Channel, ChannelKv } from "./channels/types";
-import { channelWebhookUrl } from "./channels/webhook-url";
-import { resolveProviderSetup } from "./providers/provider-setup";
-import type { SandboxProvider } from "./providers/types";
-import type { KvStore } from "./store/types";
+import type { AppEnv } from "../../config/env";
+import { ConfigError } from "../../config/load-config";
+import type { ClawrunConfig } from "../../config/schema";
+import { findAgent } from "../agents";
+import { resolveAgentEnv } from "../agents/resolve-env";
+import type { Agent } from "../agents/types";
+import { deriveKey } from "../auth/derive-key";
+import { CHANNELS } from "../channels";
+import { MisconfiguredChannel } from "../channels/misconfigured-channel";
+import type { Channel, ChannelKv } from "../channels/types";
+import { channelWebhookUrl } from "../channels/webhook-url";
+import { resolveProviderSetup } from "../providers/provider-setup";
+import type { SandboxProvider } from "../providers/types";
+import type { KvStore } from "../store/types";
 
 /**
  * Builds the configured provider, agent and channels from their modules: each module parses
