@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import type { Channel } from "../../src/server/channels/types";
-import { type AppContext, createAppContext } from "../../src/server/compose/context";
+import type { AppContext } from "../../src/server/compose/app-context";
+import { createAppContext } from "../../src/server/compose/context";
 
 /**
  * Builds the app through the real composition root (real sqlite store in a temp dir, agent

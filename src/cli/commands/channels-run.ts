@@ -1,5 +1,6 @@
 import type { Channel } from "../../server/channels/types";
-import { type AppContext, createAppContext } from "../../server/compose/context";
+import type { AppContext } from "../../server/compose/app-context";
+import { createAppContext } from "../../server/compose/context";
 import { createLogger } from "../../server/logger";
 import { startupProblems } from "../../server/startup-check";
 import type { CommandContext } from "../command";

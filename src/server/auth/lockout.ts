@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { jsonError } from "../http/errors";
 
 /**
@@ -23,7 +23,10 @@ const failuresKey = (client: string) => `signin-failures:${client}`;
 const lockKey = (client: string) => `signin-locked-until:${client}`;
 
 /** The 429 to answer while `client` is locked out, or null when it may try. */
-export async function lockedOut(ctx: AppContext, client: string): Promise<Response | null> {
+export async function lockedOut(
+  ctx: Pick<AppContext, "store">,
+  client: string,
+): Promise<Response | null> {
   const failures = await ctx.store.counters.read(failuresKey(client));
   if (failures < SIGN_IN_LIMIT.failures) return null;
   const until = Number(await ctx.store.kv.get(lockKey(client)));
@@ -32,7 +35,7 @@ export async function lockedOut(ctx: AppContext, client: string): Promise<Respon
 
 /** Counts one wrong secret; answers the 429 when this one reached the limit, else the attempts left. */
 export async function recordFailure(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "logger" | "store">,
   client: string,
   via: "sign-in" | "bearer",
 ): Promise<{ locked: Response } | { locked: null; left: number }> {
@@ -48,7 +51,7 @@ export async function recordFailure(
 }
 
 /** A successful sign-in forgets earlier typos (the operator knows the secret). */
-export async function clearFailures(ctx: AppContext, client: string): Promise<void> {
+export async function clearFailures(ctx: Pick<AppContext, "store">, client: string): Promise<void> {
   await ctx.store.counters.clear(failuresKey(client));
 }
 

@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { jsonError } from "../http/errors";
 import { bearerToken, secretEquals } from "./constant-time";
 import { allowedOrigins, checkOrigin } from "./csrf";
@@ -10,7 +10,7 @@ export type OperatorAuth =
   | { ok: true; via: "bearer" | "session" }
   | { ok: false; response: Response };
 
-export function sessionSecrets(ctx: AppContext) {
+export function sessionSecrets(ctx: Pick<AppContext, "secrets">) {
   return {
     clawrunSecret: ctx.secrets.secrets.CLAWRUN_SECRET,
     adminSecret: ctx.secrets.secrets.ADMIN_SECRET,
@@ -32,7 +32,7 @@ export function readCookie(header: string | null, name: string): string | undefi
  */
 export async function checkOperatorSession(
   token: string | undefined,
-  ctx: AppContext,
+  ctx: Pick<AppContext, "secrets" | "store">,
 ): Promise<SessionCheck> {
   const session = await verifySession(token, sessionSecrets(ctx));
   if (!session.ok) return session;
@@ -56,7 +56,7 @@ const SESSION_REFUSED: Record<Exclude<SessionCheck, { ok: true }>["reason"], str
  */
 export async function authorizeOperator(
   request: Request,
-  ctx: AppContext,
+  ctx: Pick<AppContext, "env" | "logger" | "secrets" | "store">,
   mutation: boolean,
 ): Promise<OperatorAuth> {
   const authorization = request.headers.get("authorization");

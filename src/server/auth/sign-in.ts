@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { jsonError } from "../http/errors";
 import { readJson } from "../http/json-body";
 import { secretEquals } from "./constant-time";
@@ -28,7 +28,10 @@ export const SIGN_IN_MAX_BYTES = 4 * 1024 + 64;
 
 const bodySchema = z.strictObject({ secret: z.string().min(1).max(1024) });
 
-export async function signIn(request: Request, ctx: AppContext): Promise<Response> {
+export async function signIn(
+  request: Request,
+  ctx: Pick<AppContext, "env" | "logger" | "secrets" | "store">,
+): Promise<Response> {
   const origin = checkOrigin(
     request.headers,
     allowedOrigins(request.url, request.headers.get("host"), ctx.env.publicUrl),
@@ -70,7 +73,10 @@ export async function signIn(request: Request, ctx: AppContext): Promise<Respons
  * Ends the session: revoked in the store (a copy of the cookie no longer works anywhere),
  * then the cookie is cleared. Without a valid cookie there is nothing to revoke: still 200.
  */
-export async function signOut(request: Request, ctx: AppContext): Promise<Response> {
+export async function signOut(
+  request: Request,
+  ctx: Pick<AppContext, "env" | "secrets" | "store">,
+): Promise<Response> {
   const origin = checkOrigin(
     request.headers,
     allowedOrigins(request.url, request.headers.get("host"), ctx.env.publicUrl),

@@ -1,17 +1,11 @@
-import type { Logger } from "pino";
 import packageJson from "../../../package.json";
 import { LIFECYCLE, type LifecycleTimings } from "../../config/constants";
 import { type AppEnv, inspectEnv, readEnv } from "../../config/env";
 import { withEnvironmentDefaults } from "../../config/environment-defaults";
 import type { LoadedConfig } from "../../config/load-config";
 import { secretPaths } from "../../config/secret-paths";
-import { type ResolvedSecrets, resolveSecrets } from "../../config/secrets";
-import type { SidecarTimings } from "../../protocol/sidecar-config";
-import type { Agent } from "../agents/types";
-import type { Channel } from "../channels/types";
+import { resolveSecrets } from "../../config/secrets";
 import { QStashWakeScheduler } from "../cron/qstash-wakes";
-import type { WakeHook } from "../domain/wake-hook";
-import type { WakeScheduler } from "../domain/wake-scheduler";
 import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
 import type { SandboxProvider } from "../providers/types";
@@ -19,6 +13,7 @@ import { SandboxLifecycleManager } from "../sandbox/manager";
 import { CountBasedRetention } from "../sandbox/retention";
 import { createStore } from "../store";
 import type { Store } from "../store/types";
+import type { AppContext, ContextOptions } from "./app-context";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 
@@ -27,45 +22,6 @@ import { buildAgent, buildChannels, buildProvider } from "./modules";
  * The server builds it once per process (cached on globalThis so Next's dev reloads reuse
  * it); tests build their own through `createAppContext` with their own environment.
  */
-export interface AppContext {
-  version: string;
-  startedAt: number;
-  env: AppEnv;
-  config: LoadedConfig;
-  secrets: ResolvedSecrets;
-  logger: Logger;
-  timings: LifecycleTimings;
-  store: Store;
-  provider: SandboxProvider;
-  agent: Agent;
-  channels: ReadonlyMap<string, Channel>;
-  manager: SandboxLifecycleManager;
-  /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
-  wakeScheduler: WakeScheduler | null;
-  clock: () => number;
-  /** Closes the store (tests; the server keeps its context for its lifetime). */
-  close(): Promise<void>;
-}
-
-/** What a test may change; the server uses none of it. */
-export interface ContextOptions {
-  /** Environment variables (default: process.env, read only by src/config/env.ts). */
-  source?: Record<string, string | undefined>;
-  /** The project directory (default: the working directory). */
-  cwd?: string;
-  clock?: () => number;
-  /** Fault injection around the real provider. */
-  wrapProvider?: (provider: SandboxProvider) => SandboxProvider;
-  /** Measurement or fault injection around the real store (benches count commands). */
-  wrapStore?: (store: Store) => Store;
-  /** Another agent object (e.g. a command agent built by the test). */
-  agent?: Agent;
-  sidecarTimings?: Partial<SidecarTimings>;
-  /** Extra wake hooks (tests record register/teardown calls). */
-  hooks?: WakeHook[];
-  logger?: Logger;
-}
-
 const KEY = Symbol.for("clawrun.context");
 type Holder = { [KEY]?: Promise<AppContext> };
 

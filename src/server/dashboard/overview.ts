@@ -1,6 +1,6 @@
 import type { SidecarHealth } from "../../protocol/health";
 import type { AgentDescription } from "../agents/types";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { bearerToken, secretEquals } from "../auth/constant-time";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { verifyQStashRequest } from "../cron/qstash-wakes";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";
@@ -13,7 +13,10 @@ const QSTASH_MAX_BYTES = 16 * 1024;
  * GET /api/cron: Vercel Cron (daily on Hobby) and operators' own schedulers, with
  * `Authorization: Bearer $CRON_SECRET`; runs the reconcile tick and answers its report.
  */
-export async function handleCronGet(request: Request, ctx: AppContext): Promise<RouteResult> {
+export async function handleCronGet(
+  request: Request,
+  ctx: Pick<AppContext, "manager" | "secrets">,
+): Promise<RouteResult> {
   const token = bearerToken(request.headers.get("authorization"));
   if (!token || !secretEquals(token, ctx.secrets.secrets.CRON_SECRET)) {
     return jsonError(401, "unauthorized", "expected Authorization: Bearer <CRON_SECRET>");
@@ -26,7 +29,10 @@ export async function handleCronGet(request: Request, ctx: AppContext): Promise<
  * only with a valid `Upstash-Signature`. Answered 202 at once; the tick (which may wake the
  * agent) runs after the response, so QStash is never held for the wake.
  */
-export async function handleCronPost(request: Request, ctx: AppContext): Promise<RouteResult> {
+export async function handleCronPost(
+  request: Request,
+  ctx: Pick<AppContext, "env" | "logger" | "manager">,
+): Promise<RouteResult> {
   const scheduler = ctx.env.scheduler;
   if (!scheduler) {
     return jsonError(

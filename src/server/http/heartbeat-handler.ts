@@ -8,7 +8,7 @@ import {
   verify,
 } from "../../protocol/signing";
 import { heartbeatSecret } from "../auth/derive-key";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { jsonError } from "./errors";
 import { parseJsonBody } from "./json-body";
 import { readBodyLimited } from "./read-body";
@@ -24,7 +24,10 @@ export interface Handled {
  * the sandbox's own derived secret (401: forgeries, other sandboxes' secrets, stale), body
  * schema (400 naming the field), replay (401). Each rejection changes nothing.
  */
-export async function handleHeartbeatRequest(request: Request, ctx: AppContext): Promise<Handled> {
+export async function handleHeartbeatRequest(
+  request: Request,
+  ctx: Pick<AppContext, "clock" | "manager" | "secrets">,
+): Promise<Handled> {
   const done = (response: Response): Handled => ({ response, followUp: null });
   const raw = await readBodyLimited(request, HEARTBEAT_MAX_BYTES);
   if (!request.headers.get(SIGNATURE_HEADER) || !request.headers.get(TIMESTAMP_HEADER)) {

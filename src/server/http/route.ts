@@ -1,5 +1,6 @@
 import { after } from "next/server";
-import { type AppContext, getContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
+import { getContext } from "../compose/context";
 import { errorResponse } from "./errors";
 
 /** A handler answers at once; slow work it returns as `followUp` runs after the response. */

@@ -6,7 +6,7 @@ import type {
   Inbound,
   ReplyTarget,
 } from "../channels/types";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import type { DrainResult } from "../inbox/drain";
 import { jsonError } from "./errors";
 import { readBodyLimited } from "./read-body";
@@ -22,7 +22,7 @@ import type { RouteResult } from "./route";
 export async function handleWebhookRequest(
   request: Request,
   channelName: string,
-  ctx: AppContext,
+  ctx: Pick<AppContext, "channels" | "clock" | "logger" | "manager" | "store">,
 ): Promise<RouteResult> {
   const channel = ctx.channels.get(channelName);
   if (!channel) {
@@ -78,7 +78,10 @@ export async function handleWebhookRequest(
  * Delivers a stored message while the sender waits, if the agent runs. A store fault is
  * logged and answered as queued (null), never thrown: the message is already stored.
  */
-async function deliverInline(ctx: AppContext, id: string): Promise<DrainResult | null> {
+async function deliverInline(
+  ctx: Pick<AppContext, "logger" | "manager">,
+  id: string,
+): Promise<DrainResult | null> {
   try {
     if ((await ctx.manager.getState()).value.status !== "running") return null;
     return await ctx.manager.drain({ inlineId: id });
@@ -93,7 +96,7 @@ async function deliverInline(ctx: AppContext, id: string): Promise<DrainResult |
 
 /** Stores a batch in order; acknowledged as a duplicate only when every message was seen before. */
 async function storeBatch(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "manager" | "store">,
   channel: Channel,
   batch: Extract<Inbound, { kind: "batch" }>,
   now: number,
@@ -120,7 +123,7 @@ async function storeBatch(
 
 /** Wakes the agent and delivers, showing the channel's waiting indicator meanwhile. */
 async function wakeWhileWaiting(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "manager">,
   channel: Channel,
   targets: ReplyTarget[],
 ): Promise<void> {

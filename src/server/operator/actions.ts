@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { jsonError } from "../http/errors";
 import type { RouteResult } from "../http/route";
 import { TRANSITIONAL } from "../sandbox/status-machine";
@@ -16,7 +16,7 @@ export const startBodySchema = z.strictObject({
  * after the response. Preconditions are checked first so a refused action changes nothing.
  */
 export async function startAction(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "manager" | "provider">,
   body: z.infer<typeof startBodySchema>,
 ): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
@@ -57,7 +57,7 @@ export async function startAction(
   };
 }
 
-export async function stopAction(ctx: AppContext): Promise<RouteResult> {
+export async function stopAction(ctx: Pick<AppContext, "manager">): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
   if (TRANSITIONAL.has(state.status)) return busy(state.status);
   if (state.status !== "running")
@@ -70,7 +70,7 @@ export async function stopAction(ctx: AppContext): Promise<RouteResult> {
   };
 }
 
-export async function snapshotAction(ctx: AppContext): Promise<RouteResult> {
+export async function snapshotAction(ctx: Pick<AppContext, "manager">): Promise<RouteResult> {
   const state = (await ctx.manager.getState()).value;
   if (state.status !== "running")
     return jsonError(409, "not_running", `a snapshot needs a running agent; it is ${state.status}`);

@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { readKeptLog } from "../sandbox/log-keeper";
 import { sidecarClient } from "../sandbox/sidecar-client";
 
@@ -39,7 +39,9 @@ export function logLines(text: string, max = TAIL_LINES): LogLine[] {
  * (asleep, failed) or its door does not answer (a snapshot is being taken, it is gone), the
  * lines kept from the last sandbox before it was stopped, saying so.
  */
-export async function sidecarLogTail(ctx: AppContext): Promise<LogTail> {
+export async function sidecarLogTail(
+  ctx: Pick<AppContext, "manager" | "provider" | "secrets" | "store">,
+): Promise<LogTail> {
   const state = (await ctx.manager.getState()).value;
   let why = `no sandbox (the agent is ${state.status})`;
   if (state.sandboxId) {

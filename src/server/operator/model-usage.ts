@@ -1,9 +1,11 @@
 import { z } from "zod";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { utcDay, utcMonth } from "../model-gateway/periods";
 import { type UsageView, usageView } from "../model-gateway/usage-view";
 
-export async function modelUsageOf(ctx: AppContext): Promise<UsageView> {
+export async function modelUsageOf(
+  ctx: Pick<AppContext, "clock" | "config" | "store">,
+): Promise<UsageView> {
   const now = ctx.clock();
   const totals = await ctx.store.usage.read(utcDay(now), utcMonth(now));
   return usageView(totals, ctx.config.config.modelGateway.budget, now);
@@ -18,7 +20,10 @@ export const raiseBodySchema = z.strictObject({
 });
 
 /** Raises today's cap and records who-knows-why in the event log: spend changes are auditable. */
-export async function raiseTodayCap(ctx: AppContext, usd: number): Promise<UsageView> {
+export async function raiseTodayCap(
+  ctx: Pick<AppContext, "clock" | "config" | "store">,
+  usd: number,
+): Promise<UsageView> {
   const now = ctx.clock();
   const micros = Math.round(usd * 1e6);
   await ctx.store.usage.raise(utcDay(now), micros);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { signatureHeaders } from "../../protocol/signing";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import type { RouteResult } from "../http/route";
 import { handleWebhookRequest } from "../http/webhook-handler";
 
@@ -18,7 +18,7 @@ export const TEST_CONVERSATION = "dashboard-test";
  * so a working test proves the whole path. The secret never leaves the server.
  */
 export function sendTestMessage(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "channels" | "clock" | "env" | "logger" | "manager" | "secrets" | "store">,
   body: z.infer<typeof testMessageBodySchema>,
 ): Promise<RouteResult> {
   const raw = JSON.stringify({

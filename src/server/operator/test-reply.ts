@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import type { LifecycleEvent } from "../domain/events";
 
 /** The ids `sendTestMessage` gives (test-<ms>-<6 hex>): only those can be asked about here. */
@@ -37,6 +37,9 @@ export function testReplyFrom(events: readonly LifecycleEvent[], id: string): Te
   return state;
 }
 
-export async function readTestReply(ctx: AppContext, id: string): Promise<TestReply> {
+export async function readTestReply(
+  ctx: Pick<AppContext, "store">,
+  id: string,
+): Promise<TestReply> {
   return testReplyFrom(await ctx.store.events.list(WINDOW), id);
 }

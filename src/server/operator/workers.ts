@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ClawrunError } from "../../protocol/clawrun-error";
-import type { AppContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
 import { recordEvent } from "../sandbox/deps";
 
@@ -37,7 +37,10 @@ export interface WorkerResult {
  * sandbox or state: it is created as a "worker" (never the resumable named sandbox) and
  * labelled so the reconcile tick does not take it for an orphan of the instance.
  */
-export async function runWorker(ctx: AppContext, req: WorkerRequest): Promise<WorkerResult> {
+export async function runWorker(
+  ctx: Pick<AppContext, "clock" | "config" | "logger" | "provider" | "store">,
+  req: WorkerRequest,
+): Promise<WorkerResult> {
   const snapshots = await ctx.provider.listSnapshots();
   const newest = req.snapshotId ?? snapshots[0]?.id;
   if (!newest)

@@ -1,7 +1,8 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
-import { type AppContext, buildSetupProbe } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
+import { buildSetupProbe } from "../compose/context";
 import { findProvider } from "../providers";
 import { checkFailure } from "./check-outcome";
 import {
@@ -74,7 +75,10 @@ export async function gatherSetup(
   return setupChecklist(ctx ? await fromContext(ctx, known) : await fromProbe());
 }
 
-async function fromContext(ctx: AppContext, known: KnownChecks | null): Promise<SetupFacts> {
+async function fromContext(
+  ctx: Pick<AppContext, "channels" | "config" | "env" | "provider" | "store">,
+  known: KnownChecks | null,
+): Promise<SetupFacts> {
   const [storeCheck, providerCheck, reachable, channels] = await Promise.all([
     known?.store ?? timed(() => ctx.store.ping()),
     known?.provider ?? timed((signal) => ctx.provider.check(signal)),

@@ -1,4 +1,4 @@
-import { getContext } from "../compose/context";
+import type { AppContext } from "../compose/app-context";
 import { stopLocalTick } from "../local-tick";
 import type { SleepOutcome } from "../sandbox/sleep";
 import { planShutdown } from "./plan";
@@ -18,9 +18,11 @@ function say(line: string): void {
  * running and until when; then the process exits. Next's own handler is off
  * (NEXT_MANUAL_SIG_HANDLE, set by instrumentation.ts and the npm scripts) because it exits as
  * soon as requests are done, which would cut a snapshot off half-way. A second Ctrl-C exits at
- * once.
+ * once. The server's entry (instrumentation.ts) passes how to get its context.
  */
-export function installShutdown(): void {
+export function installShutdown(
+  contextOf: () => Promise<Pick<AppContext, "env" | "manager">>,
+): void {
   const holder = globalThis as { [KEY]?: true };
   if (holder[KEY]) return; // dev reloads re-run instrumentation
   holder[KEY] = true;
@@ -33,15 +35,18 @@ export function installShutdown(): void {
       process.exit(code);
     }
     first = Date.now();
-    void shutDown(signal).finally(() => process.exit(code));
+    void shutDown(signal, contextOf).finally(() => process.exit(code));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 }
 
-async function shutDown(signal: NodeJS.Signals): Promise<void> {
+async function shutDown(
+  signal: NodeJS.Signals,
+  contextOf: () => Promise<Pick<AppContext, "env" | "manager">>,
+): Promise<void> {
   try {
-    const ctx = await withBound(getContext(), 5_000, "the server's context");
+    const ctx = await withBound(contextOf(), 5_000, "the server's context");
     // Only a server that runs the lifecycle itself owns the agent's sleep; elsewhere (Vercel's
     // functions, a CLAWRUN_LOCAL_TICK=0 replica) requests and heartbeats do.
     if (!ctx.env.localTick) return;

@@ -1,0 +1,56 @@
+import type { Logger } from "pino";
+import type { LifecycleTimings } from "../../config/constants";
+import type { AppEnv } from "../../config/env";
+import type { LoadedConfig } from "../../config/load-config";
+import type { ResolvedSecrets } from "../../config/secrets";
+import type { SidecarTimings } from "../../protocol/sidecar-config";
+import type { Agent } from "../agents/types";
+import type { Channel } from "../channels/types";
+import type { WakeHook } from "../domain/wake-hook";
+import type { WakeScheduler } from "../domain/wake-scheduler";
+import type { SandboxProvider } from "../providers/types";
+import type { SandboxLifecycleManager } from "../sandbox/manager";
+import type { Store } from "../store/types";
+
+/**
+ * What the composition root (compose/context.ts) builds, as types only: a handler names the
+ * parts it uses (`Pick<AppContext, "store" | "logger">`) without importing the builder.
+ */
+export interface AppContext {
+  version: string;
+  startedAt: number;
+  env: AppEnv;
+  config: LoadedConfig;
+  secrets: ResolvedSecrets;
+  logger: Logger;
+  timings: LifecycleTimings;
+  store: Store;
+  provider: SandboxProvider;
+  agent: Agent;
+  channels: ReadonlyMap<string, Channel>;
+  manager: SandboxLifecycleManager;
+  /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
+  wakeScheduler: WakeScheduler | null;
+  clock: () => number;
+  /** Closes the store (tests; the server keeps its context for its lifetime). */
+  close(): Promise<void>;
+}
+
+/** What a test may change; the server uses none of it. */
+export interface ContextOptions {
+  /** Environment variables (default: process.env, read only by src/config/env.ts). */
+  source?: Record<string, string | undefined>;
+  /** The project directory (default: the working directory). */
+  cwd?: string;
+  clock?: () => number;
+  /** Fault injection around the real provider. */
+  wrapProvider?: (provider: SandboxProvider) => SandboxProvider;
+  /** Measurement or fault injection around the real store (benches count commands). */
+  wrapStore?: (store: Store) => Store;
+  /** Another agent object (e.g. a command agent built by the test). */
+  agent?: Agent;
+  sidecarTimings?: Partial<SidecarTimings>;
+  /** Extra wake hooks (tests record register/teardown calls). */
+  hooks?: WakeHook[];
+  logger?: Logger;
+}
