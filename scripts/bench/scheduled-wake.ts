@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import type { AppContext } from "../../src/server/compose/app-context";
+import type { AppContext } from "../../src/server/app-context";
 import { createAppContext } from "../../src/server/compose/context";
 import { handleCronPost } from "../../src/server/http/cron-handler";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { LIFECYCLE } from "../config/constants";
-import type { AppContext } from "./compose/app-context";
+import type { AppContext } from "./app-context";
 import { lazyTick } from "./lazy-tick";
 import type { TickReport } from "./sandbox/reconcile";
 

@@ -1,4 +1,4 @@
-import type { AppContext } from "./compose/app-context";
+import type { AppContext } from "./app-context";
 import type { RouteResult } from "./http/route";
 import { nextTickDelayMs } from "./tick-loop";
 

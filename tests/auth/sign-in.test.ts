@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SIGN_IN_LIMIT, signIn } from "../../src/server/auth/sign-in";
-import type { AppContext } from "../../src/server/compose/app-context";
+import type { AppContext } from "../../src/server/app-context";
 import { createAppContext } from "../../src/server/compose/context";
+import { SIGN_IN_LIMIT, signIn } from "../../src/server/http/sign-in";
 
 /**
  * Operator sign-in against the real context (real SQLite store): the session cookie's Secure

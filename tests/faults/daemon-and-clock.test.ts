@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { heartbeatSecret } from "../../src/protocol/derive-key";
 import { signatureHeaders } from "../../src/protocol/signing";
-import { heartbeatSecret } from "../../src/server/auth/derive-key";
 import { errorResponse } from "../../src/server/http/errors";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { heartbeatSecret } from "../../src/protocol/derive-key";
 import { sign, signatureHeaders } from "../../src/protocol/signing";
-import { heartbeatSecret } from "../../src/server/auth/derive-key";
 import { SqliteStore } from "../../src/server/store/sqlite-store";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { startRedisServer } from "../support/redis-server";

@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
+import { sidecarClient } from "../../src/server/door/sidecar-client";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import {
   startVercelSandboxEmulator,

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
+import type { AppContext } from "../../src/server/app-context";
 import type { Channel } from "../../src/server/channels/types";
-import type { AppContext } from "../../src/server/compose/app-context";
 import { createAppContext } from "../../src/server/compose/context";
 
 /**

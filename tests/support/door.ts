@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { SidecarHealth } from "../../src/protocol/health";
-import { SidecarClient } from "../../src/server/sandbox/sidecar-client";
+import { SidecarClient } from "../../src/server/door/sidecar-client";
 import { closeServer, createDoorServer, listen } from "../../src/sidecar/door-server";
 import type { ReplyJournal } from "../../src/sidecar/reply-journal";
 

@@ -7,7 +7,7 @@ import pino from "pino";
 import type { LifecycleTimings } from "../../src/config/constants";
 import type { SidecarTimings } from "../../src/protocol/sidecar-config";
 import type { Agent } from "../../src/server/agents/types";
-import type { AppContext } from "../../src/server/compose/app-context";
+import type { AppContext } from "../../src/server/app-context";
 import { createAppContext } from "../../src/server/compose/context";
 import type { LifecycleEvent } from "../../src/server/domain/events";
 import type { InstanceState } from "../../src/server/domain/instance-state";

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AppContext } from "../../src/server/compose/app-context";
+import type { AppContext } from "../../src/server/app-context";
 import { errorResponse } from "../../src/server/http/errors";
 import { handleWebhookRequest } from "../../src/server/http/webhook-handler";
 import { freePort } from "./free-port";

@@ -1,5 +1,5 @@
+import type { AppContext } from "../../server/app-context";
 import type { Channel } from "../../server/channels/types";
-import type { AppContext } from "../../server/compose/app-context";
 import { createAppContext } from "../../server/compose/context";
 import { createLogger } from "../../server/logger";
 import { startupProblems } from "../../server/startup-check";

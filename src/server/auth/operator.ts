@@ -1,6 +1,6 @@
-import type { AppContext } from "../compose/app-context";
+import { bearerToken, secretEquals } from "../../protocol/constant-time";
+import type { AppContext } from "../app-context";
 import { jsonError } from "../http/errors";
-import { bearerToken, secretEquals } from "./constant-time";
 import { allowedOrigins, checkOrigin } from "./csrf";
 import { clientId, lockedOut, recordFailure } from "./lockout";
 import { isSessionRevoked } from "./revocation";

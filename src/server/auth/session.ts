@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
-import { deriveKey } from "./derive-key";
+import { deriveKey } from "../../protocol/derive-key";
 
 /**
  * Operator sessions: a signed JWT in an httpOnly cookie. The signature proves who issued it;

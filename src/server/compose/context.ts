@@ -5,6 +5,7 @@ import { withEnvironmentDefaults } from "../../config/environment-defaults";
 import type { LoadedConfig } from "../../config/load-config";
 import { secretPaths } from "../../config/secret-paths";
 import { resolveSecrets } from "../../config/secrets";
+import type { AppContext, ContextOptions } from "../app-context";
 import { QStashWakeScheduler } from "../cron/qstash-wakes";
 import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
@@ -13,7 +14,6 @@ import { SandboxLifecycleManager } from "../sandbox/manager";
 import { CountBasedRetention } from "../sandbox/retention";
 import { createStore } from "../store";
 import type { Store } from "../store/types";
-import type { AppContext, ContextOptions } from "./app-context";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 

@@ -1,5 +1,5 @@
+import type { AppContext } from "../app-context";
 import type { ChannelStatus } from "../channels/types";
-import type { AppContext } from "../compose/app-context";
 import type { LifecycleEvent } from "../domain/events";
 
 /** One configured channel as the dashboard shows it (docs/api.md, GET /api/sandbox/channels). */

@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { buildOverview } from "./overview";
 
 /**

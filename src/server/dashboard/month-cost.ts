@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { type CostSummary, monthCost, monthStartUtc } from "./cost";
 
 /** Gathers the facts for monthCost (awake intervals, snapshot sizes) and prices them. */

@@ -1,11 +1,11 @@
 import type { SidecarHealth } from "../../protocol/health";
 import type { AgentDescription } from "../agents/types";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
+import { sidecarClient } from "../door/sidecar-client";
 import { policySettings } from "../sandbox/deps";
 import { nextRetryAt, sleepForecast } from "../sandbox/policy";
-import { sidecarClient } from "../sandbox/sidecar-client";
 import { TRANSITIONAL } from "../sandbox/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 

@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
-import { bearerToken, secretEquals } from "../auth/constant-time";
-import type { AppContext } from "../compose/app-context";
+import { bearerToken, secretEquals } from "../../protocol/constant-time";
+import type { AppContext } from "../app-context";
+import { readBodyLimited } from "../body/read-body";
 import { verifyQStashRequest } from "../cron/qstash-wakes";
 import { jsonError } from "./errors";
-import { readBodyLimited } from "./read-body";
 import type { RouteResult } from "./route";
 
 /** A scheduled wake's body is a few bytes of JSON; anything larger is not one. */

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { heartbeatSecret } from "../../protocol/derive-key";
 import { HEARTBEAT_MAX_BYTES, parseHeartbeatBody } from "../../protocol/heartbeat";
 import {
   SIGNATURE_HEADER,
@@ -7,11 +8,10 @@ import {
   VERIFY_FAILURE_MESSAGES,
   verify,
 } from "../../protocol/signing";
-import { heartbeatSecret } from "../auth/derive-key";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
+import { parseJsonBody } from "../body/json-body";
+import { readBodyLimited } from "../body/read-body";
 import { jsonError } from "./errors";
-import { parseJsonBody } from "./json-body";
-import { readBodyLimited } from "./read-body";
 
 export interface Handled {
   response: Response;

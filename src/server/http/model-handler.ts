@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { agentModelOf } from "../model-gateway/agent-model";
 import { credentialSandbox, presentedCredential } from "../model-gateway/credential";
 import { handleModelCall } from "../model-gateway/forward";

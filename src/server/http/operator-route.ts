@@ -1,5 +1,5 @@
+import type { AppContext } from "../app-context";
 import { authorizeOperator } from "../auth/operator";
-import type { AppContext } from "../compose/app-context";
 import { type RouteResult, route } from "./route";
 
 /**

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { getContext } from "../compose/context";
 import { errorResponse } from "./errors";
 

@@ -1,4 +1,6 @@
 import { NextResponse } from "next/server";
+import type { AppContext } from "../app-context";
+import { readBodyLimited } from "../body/read-body";
 import type {
   Channel,
   ChannelMessage,
@@ -6,10 +8,8 @@ import type {
   Inbound,
   ReplyTarget,
 } from "../channels/types";
-import type { AppContext } from "../compose/app-context";
 import type { DrainResult } from "../inbox/drain";
 import { jsonError } from "./errors";
-import { readBodyLimited } from "./read-body";
 import type { RouteResult } from "./route";
 
 /**

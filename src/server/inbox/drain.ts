@@ -6,7 +6,7 @@ import {
 } from "../agents/types";
 import { withDeliveryId } from "../agents/with-delivery-id";
 import type { InboxMessage } from "../domain/inbox-message";
-import { sidecarClient } from "../sandbox/sidecar-client";
+import { sidecarClient } from "../door/sidecar-client";
 import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";

@@ -1,5 +1,5 @@
-import { secretEquals } from "../auth/constant-time";
-import { deriveKey } from "../auth/derive-key";
+import { secretEquals } from "../../protocol/constant-time";
+import { deriveKey } from "../../protocol/derive-key";
 
 /**
  * The per-sandbox model credential: the sandbox id in clear (so the gateway knows which

@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { agentModelOf } from "./agent-model";
 import type { GatewayDeps } from "./forward";
 import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "./upstream";

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { jsonError } from "../http/errors";
 import type { RouteResult } from "../http/route";
 import { TRANSITIONAL } from "../sandbox/status-machine";

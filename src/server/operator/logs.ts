@@ -1,6 +1,6 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
+import { sidecarClient } from "../door/sidecar-client";
 import { readKeptLog } from "../sandbox/log-keeper";
-import { sidecarClient } from "../sandbox/sidecar-client";
 
 export interface LogLine {
   text: string;

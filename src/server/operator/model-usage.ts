@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { utcDay, utcMonth } from "../model-gateway/periods";
 import { type UsageView, usageView } from "../model-gateway/usage-view";
 

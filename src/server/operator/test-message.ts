@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { signatureHeaders } from "../../protocol/signing";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import type { RouteResult } from "../http/route";
 import { handleWebhookRequest } from "../http/webhook-handler";
 

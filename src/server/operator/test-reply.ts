@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import type { LifecycleEvent } from "../domain/events";
 
 /** The ids `sendTestMessage` gives (test-<ms>-<6 hex>): only those can be asked about here. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ClawrunError } from "../../protocol/clawrun-error";
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
 import { recordEvent } from "../sandbox/deps";
 

@@ -1,6 +1,7 @@
+import { heartbeatSecret } from "../../protocol/derive-key";
 import type { DaemonTransport } from "../agents/types";
-import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { sidecarClient } from "../door/sidecar-client";
 import { commandModelEnv } from "../model-gateway/agent-model";
 import { modelCredential } from "../model-gateway/credential";
 import type { ManagedSandbox } from "../providers/types";
@@ -9,7 +10,6 @@ import { type LifecycleDeps, startupBudgetMs } from "./deps";
 import { type HealthOutcome, waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
 import { launchSidecar, provisionFiles } from "./provisioning";
-import { sidecarClient } from "./sidecar-client";
 import type { StateCell } from "./state-cell";
 
 /**

@@ -1,5 +1,5 @@
 import type { SidecarHealth } from "../../protocol/health";
-import type { SidecarClient } from "./sidecar-client";
+import type { SidecarClient } from "../door/sidecar-client";
 
 /** When each step of the wait was first seen, in ms from its start (null: never). */
 export interface HealthPhases {

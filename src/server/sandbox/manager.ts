@@ -1,5 +1,7 @@
 import type { HeartbeatBody } from "../../protocol/heartbeat";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { sidecarClient } from "../door/sidecar-client";
+import { sidecarAnswers, waitForDaemonBack } from "../door/sidecar-probe";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
 import { nextGeneration, savedGeneration } from "./attestation";
 import { Coalescer } from "./coalesce";
@@ -20,8 +22,6 @@ import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcil
 import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
 import { replanOnChange } from "./scheduled-wake";
-import { sidecarClient } from "./sidecar-client";
-import { sidecarAnswers, waitForDaemonBack } from "./sidecar-probe";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";

@@ -1,6 +1,8 @@
-import { enqueueDueJobs, refreshSchedule } from "../cron/cron-runner";
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { sidecarClient } from "../door/sidecar-client";
+import { sidecarAnswers } from "../door/sidecar-probe";
 import type { ManagedSandbox, SandboxStatus } from "../providers/types";
+import { enqueueDueJobs, refreshSchedule } from "./cron-runner";
 import { errorMessage, type LifecycleDeps, policySettings } from "./deps";
 import { findSandbox } from "./find-sandbox";
 import { stopQuietly } from "./housekeeping";
@@ -8,8 +10,6 @@ import type { HeldLock } from "./lifecycle-lock";
 import { listOrphans, stopOrphans } from "./orphan-sweep";
 import { restAfterDeath } from "./rest-after-death";
 import { ensureScheduledWake } from "./scheduled-wake";
-import { sidecarClient } from "./sidecar-client";
-import { sidecarAnswers } from "./sidecar-probe";
 import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
 import { TRANSITIONAL } from "./status-machine";

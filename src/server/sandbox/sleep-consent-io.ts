@@ -1,8 +1,8 @@
+import { sidecarClient } from "../door/sidecar-client";
 import type { ManagedSandbox } from "../providers/types";
 import { askToSleep } from "./ask-to-sleep";
 import { type LifecycleDeps, policySettings } from "./deps";
 import { answering } from "./policy";
-import { sidecarClient } from "./sidecar-client";
 import type { ConsentDecision } from "./sleep-consent";
 
 /**

@@ -1,7 +1,7 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
+import type { AppContext } from "../app-context";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
-import type { AppContext } from "../compose/app-context";
 import { buildSetupProbe } from "../compose/context";
 import { findProvider } from "../providers";
 import { checkFailure } from "./check-outcome";

@@ -1,4 +1,4 @@
-import type { AppContext } from "../compose/app-context";
+import type { AppContext } from "../app-context";
 import { stopLocalTick } from "../local-tick";
 import type { SleepOutcome } from "../sandbox/sleep";
 import { planShutdown } from "./plan";

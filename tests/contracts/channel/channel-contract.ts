@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppContext } from "../../../src/server/compose/app-context";
+import type { AppContext } from "../../../src/server/app-context";
 import { createAppContext } from "../../../src/server/compose/context";
 import { errorResponse } from "../../../src/server/http/errors";
 import type { RouteResult } from "../../../src/server/http/route";

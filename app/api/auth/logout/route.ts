@@ -1,5 +1,5 @@
-import { signOut } from "@/src/server/auth/sign-in";
 import { route } from "@/src/server/http/route";
+import { signOut } from "@/src/server/http/sign-in";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { readJson } from "@/src/server/http/json-body";
+import { readJson } from "@/src/server/body/json-body";
 import { operatorRoute } from "@/src/server/http/operator-route";
 import { startAction, startBodySchema } from "@/src/server/operator/actions";
 

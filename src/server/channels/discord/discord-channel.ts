@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
-import { parseJsonBody } from "../../http/json-body";
+import { parseJsonBody } from "../../body/json-body";
 import type { AttachmentMode } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
 import { splitReply } from "../shared/split-reply";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { signatureHeaders, VERIFY_FAILURE_MESSAGES, verify } from "../../../protocol/signing";
-import { parseJsonBody } from "../../http/json-body";
+import { parseJsonBody } from "../../body/json-body";
 import {
   type AckOutcome,
   type Channel,

@@ -1,4 +1,4 @@
-import { parseJsonValue } from "../../http/json-body";
+import { parseJsonValue } from "../../body/json-body";
 import { type AttachmentInfo, type AttachmentMode, textWithAttachments } from "../attachments";
 import {
   type EventCallback,

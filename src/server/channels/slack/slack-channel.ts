@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { parseJsonBody } from "../../http/json-body";
+import { parseJsonBody } from "../../body/json-body";
 import { type AttachmentMode, refusalText } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
 import { splitReply } from "../shared/split-reply";

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { secretEquals } from "../../auth/constant-time";
+import { secretEquals } from "../../../protocol/constant-time";
 import { ChannelRequestError } from "../types";
 
 /** The header Telegram sends with the `secret_token` given to setWebhook (Bot API docs). */

@@ -1,4 +1,4 @@
-import { secretEquals } from "../../auth/constant-time";
+import { secretEquals } from "../../../protocol/constant-time";
 import type { ChannelResponse } from "../types";
 
 /**

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { readJson } from "@/src/server/http/json-body";
+import { readJson } from "@/src/server/body/json-body";
 import { operatorRoute } from "@/src/server/http/operator-route";
 import { raiseBodySchema, raiseTodayCap } from "@/src/server/operator/model-usage";
 

@@ -1,23 +1,23 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import type { AppContext } from "../compose/app-context";
-import { jsonError } from "../http/errors";
-import { readJson } from "../http/json-body";
-import { secretEquals } from "./constant-time";
-import { requestIsHttps } from "./cookie-security";
-import { allowedOrigins, checkOrigin } from "./csrf";
-import { clearFailures, clientId, lockedOut, recordFailure } from "./lockout";
-import { readCookie, sessionSecrets } from "./operator";
-import { revokeSession } from "./revocation";
+import { secretEquals } from "../../protocol/constant-time";
+import type { AppContext } from "../app-context";
+import { requestIsHttps } from "../auth/cookie-security";
+import { allowedOrigins, checkOrigin } from "../auth/csrf";
+import { clearFailures, clientId, lockedOut, recordFailure } from "../auth/lockout";
+import { readCookie, sessionSecrets } from "../auth/operator";
+import { revokeSession } from "../auth/revocation";
 import {
   issueSession,
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
   sessionCookieOptions,
   verifySession,
-} from "./session";
+} from "../auth/session";
+import { readJson } from "../body/json-body";
+import { jsonError } from "./errors";
 
-export { SIGN_IN_LIMIT } from "./lockout";
+export { SIGN_IN_LIMIT } from "../auth/lockout";
 
 /**
  * The largest sign-in body read: `{"secret": …}` with the longest secret accepted (1024

@@ -1,9 +1,9 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
+import { heartbeatSecret } from "../../protocol/derive-key";
 import { DOOR_ERROR_HEADER, DOOR_ERRORS, DOOR_ROUTES } from "../../protocol/door";
 import { parseSidecarHealth, type SidecarHealth } from "../../protocol/health";
 import { doorSignatureHeaders } from "../../protocol/signing";
 import type { DaemonRequestInit, DaemonTransport } from "../agents/types";
-import { heartbeatSecret } from "../auth/derive-key";
 import type { ManagedSandbox } from "../providers/types";
 
 /**

@@ -1,16 +1,16 @@
 import type { Logger } from "pino";
-import type { LifecycleTimings } from "../../config/constants";
-import type { AppEnv } from "../../config/env";
-import type { LoadedConfig } from "../../config/load-config";
-import type { ResolvedSecrets } from "../../config/secrets";
-import type { SidecarTimings } from "../../protocol/sidecar-config";
-import type { Agent } from "../agents/types";
-import type { Channel } from "../channels/types";
-import type { WakeHook } from "../domain/wake-hook";
-import type { WakeScheduler } from "../domain/wake-scheduler";
-import type { SandboxProvider } from "../providers/types";
-import type { SandboxLifecycleManager } from "../sandbox/manager";
-import type { Store } from "../store/types";
+import type { LifecycleTimings } from "../config/constants";
+import type { AppEnv } from "../config/env";
+import type { LoadedConfig } from "../config/load-config";
+import type { ResolvedSecrets } from "../config/secrets";
+import type { SidecarTimings } from "../protocol/sidecar-config";
+import type { Agent } from "./agents/types";
+import type { Channel } from "./channels/types";
+import type { WakeHook } from "./domain/wake-hook";
+import type { WakeScheduler } from "./domain/wake-scheduler";
+import type { SandboxProvider } from "./providers/types";
+import type { SandboxLifecycleManager } from "./sandbox/manager";
+import type { Store } from "./store/types";
 
 /**
  * What the composition root (compose/context.ts) builds, as types only: a handler names the

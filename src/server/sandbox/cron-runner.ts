@@ -1,9 +1,9 @@
 import type { AgentCronJob } from "../../protocol/agent-message";
+import { type CronJob, type ScheduleView, viewSchedule } from "../cron/schedule";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import type { Schedule } from "../domain/schedule";
-import type { StateCell } from "../sandbox/state-cell";
 import type { Store } from "../store/types";
-import { type CronJob, type ScheduleView, viewSchedule } from "./schedule";
+import type { StateCell } from "./state-cell";
 
 /** Agent-reported jobs are namespaced so they can never shadow a clawrun.json job. */
 export function allJobs(
