@@ -1,5 +1,5 @@
 import type { AppContext } from "../app-context";
-import { jsonError } from "../http/errors";
+import type { Refusal } from "./refusal";
 
 /**
  * Failed guesses of ADMIN_SECRET allowed per client per window before it is refused (the
@@ -22,11 +22,11 @@ export function clientId(headers: { get(name: string): string | null }, onVercel
 const failuresKey = (client: string) => `signin-failures:${client}`;
 const lockKey = (client: string) => `signin-locked-until:${client}`;
 
-/** The 429 to answer while `client` is locked out, or null when it may try. */
+/** The 429 refusal while `client` is locked out, or null when it may try. */
 export async function lockedOut(
   ctx: Pick<AppContext, "store">,
   client: string,
-): Promise<Response | null> {
+): Promise<Refusal | null> {
   const failures = await ctx.store.counters.read(failuresKey(client));
   if (failures < SIGN_IN_LIMIT.failures) return null;
   const until = Number(await ctx.store.kv.get(lockKey(client)));
@@ -38,7 +38,7 @@ export async function recordFailure(
   ctx: Pick<AppContext, "logger" | "store">,
   client: string,
   via: "sign-in" | "bearer",
-): Promise<{ locked: Response } | { locked: null; left: number }> {
+): Promise<{ locked: Refusal } | { locked: null; left: number }> {
   const { count, resetAt } = await ctx.store.counters.hit(
     failuresKey(client),
     SIGN_IN_LIMIT.windowMs,
@@ -56,14 +56,14 @@ export async function clearFailures(ctx: Pick<AppContext, "store">, client: stri
 }
 
 /** Refused for too many failures, saying until when (retry-after lets the page show local time). */
-export function tooMany(failures: number, until: number | null, now = Date.now()): Response {
+export function tooMany(failures: number, until: number | null, now = Date.now()): Refusal {
   const msLeft = until === null ? SIGN_IN_LIMIT.windowMs : Math.max(0, until - now);
   const minutes = Math.max(1, Math.ceil(msLeft / 60_000));
   const at = until === null ? "" : ` (at ${new Date(until).toISOString().slice(11, 16)} UTC)`;
-  return jsonError(
-    429,
-    "too_many_attempts",
-    `Too many failed sign-ins from your address (${failures}). Sign-in is locked for ${minutes} more minute${minutes === 1 ? "" : "s"}${at}; try again then.`,
-    { "retry-after": String(Math.ceil(msLeft / 1000)) },
-  );
+  return {
+    status: 429,
+    code: "too_many_attempts",
+    message: `Too many failed sign-ins from your address (${failures}). Sign-in is locked for ${minutes} more minute${minutes === 1 ? "" : "s"}${at}; try again then.`,
+    headers: { "retry-after": String(Math.ceil(msLeft / 1000)) },
+  };
 }

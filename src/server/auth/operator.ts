@@ -1,14 +1,14 @@
 import { bearerToken, secretEquals } from "../../protocol/constant-time";
 import type { AppContext } from "../app-context";
-import { jsonError } from "../http/errors";
 import { allowedOrigins, checkOrigin } from "./csrf";
 import { clientId, lockedOut, recordFailure } from "./lockout";
+import type { Refusal } from "./refusal";
 import { isSessionRevoked } from "./revocation";
 import { SESSION_COOKIE, type SessionCheck, verifySession } from "./session";
 
 export type OperatorAuth =
   | { ok: true; via: "bearer" | "session" }
-  | { ok: false; response: Response };
+  | { ok: false; refusal: Refusal };
 
 export function sessionSecrets(ctx: Pick<AppContext, "secrets">) {
   return {
@@ -63,17 +63,21 @@ export async function authorizeOperator(
   if (authorization) {
     const client = clientId(request.headers, ctx.env.onVercel);
     const locked = await lockedOut(ctx, client);
-    if (locked) return { ok: false, response: locked };
+    if (locked) return { ok: false, refusal: locked };
     const token = bearerToken(authorization);
     if (token && secretEquals(token, ctx.secrets.secrets.ADMIN_SECRET))
       return { ok: true, via: "bearer" };
     // A right bearer does not clear the count (unlike a sign-in): a CLI polling with it would
     // otherwise reset it every second and give a guesser unlimited tries on the shared bucket.
     const failure = await recordFailure(ctx, client, "bearer");
-    if (failure.locked) return { ok: false, response: failure.locked };
+    if (failure.locked) return { ok: false, refusal: failure.locked };
     return {
       ok: false,
-      response: jsonError(401, "invalid_token", "Authorization: expected Bearer <ADMIN_SECRET>"),
+      refusal: {
+        status: 401,
+        code: "invalid_token",
+        message: "Authorization: expected Bearer <ADMIN_SECRET>",
+      },
     };
   }
   const session = await checkOperatorSession(
@@ -83,7 +87,7 @@ export async function authorizeOperator(
   if (!session.ok)
     return {
       ok: false,
-      response: jsonError(401, "unauthenticated", SESSION_REFUSED[session.reason]),
+      refusal: { status: 401, code: "unauthenticated", message: SESSION_REFUSED[session.reason] },
     };
   if (mutation) {
     const origin = checkOrigin(
@@ -91,7 +95,10 @@ export async function authorizeOperator(
       allowedOrigins(request.url, request.headers.get("host"), ctx.env.publicUrl),
     );
     if (!origin.ok)
-      return { ok: false, response: jsonError(403, "forbidden_origin", origin.reason) };
+      return {
+        ok: false,
+        refusal: { status: 403, code: "forbidden_origin", message: origin.reason },
+      };
   }
   return { ok: true, via: "session" };
 }

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import type { Logger } from "pino";
 import { ClawrunError } from "../../protocol/clawrun-error";
+import type { Refusal } from "../auth/refusal";
 import { StoreUnavailableError } from "../store/types";
 
 /** Every 4xx/5xx is `{ "error": { "code", "message" } }` (docs/api.md). */
@@ -14,6 +15,11 @@ export function jsonError(
     { error: { code, message } },
     { status, headers: { "cache-control": "no-store", ...headers } },
   );
+}
+
+/** An auth/ refusal as the response it answers. */
+export function refusalResponse(r: Refusal): NextResponse {
+  return jsonError(r.status, r.code, r.message, r.headers);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AppContext } from "../app-context";
 import { authorizeOperator } from "../auth/operator";
+import { refusalResponse } from "./errors";
 import { type RouteResult, route } from "./route";
 
 /**
@@ -12,6 +13,6 @@ export function operatorRoute<P>(
 ) {
   return route<P>(async (request, ctx, params) => {
     const auth = await authorizeOperator(request, ctx, kind === "mutation");
-    return auth.ok ? handler(request, ctx, params) : auth.response;
+    return auth.ok ? handler(request, ctx, params) : refusalResponse(auth.refusal);
   });
 }

@@ -15,7 +15,7 @@ import {
   verifySession,
 } from "../auth/session";
 import { readJson } from "../body/json-body";
-import { jsonError } from "./errors";
+import { jsonError, refusalResponse } from "./errors";
 
 export { SIGN_IN_LIMIT } from "../auth/lockout";
 
@@ -39,7 +39,7 @@ export async function signIn(
   if (!origin.ok) return jsonError(403, "forbidden_origin", origin.reason);
   const client = clientId(request.headers, ctx.env.onVercel);
   const locked = await lockedOut(ctx, client);
-  if (locked) return locked;
+  if (locked) return refusalResponse(locked);
 
   // 400 naming the field, or 413 without reading past the limit (thrown, answered by route()).
   const body = await readJson(request, bodySchema, {
@@ -49,7 +49,7 @@ export async function signIn(
 
   if (!secretEquals(body.secret, ctx.secrets.secrets.ADMIN_SECRET)) {
     const failure = await recordFailure(ctx, client, "sign-in");
-    if (failure.locked) return failure.locked;
+    if (failure.locked) return refusalResponse(failure.locked);
     return jsonError(
       401,
       "wrong_secret",
