@@ -2,8 +2,8 @@ import type { AppContext } from "../app-context";
 import { agentModelOf } from "../model-gateway/agent-model";
 import { credentialSandbox, presentedCredential } from "../model-gateway/credential";
 import { handleModelCall } from "../model-gateway/forward";
-import { gatewayDepsOf, upstreamOf } from "../model-gateway/from-context";
 import { type ApiShape, refusal } from "../model-gateway/refusal";
+import { gatewayDepsOf, upstreamOf } from "./gateway-from-context";
 
 /** POST /api/model/v1/...: the model gateway's routes hand their request here. */
 export async function handleModelRoute(

@@ -1,7 +1,7 @@
 import type { AppContext } from "../app-context";
-import { agentModelOf } from "./agent-model";
-import type { GatewayDeps } from "./forward";
-import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "./upstream";
+import { agentModelOf } from "../model-gateway/agent-model";
+import type { GatewayDeps } from "../model-gateway/forward";
+import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "../model-gateway/upstream";
 
 /** Statuses in which the sandbox's daemon may be answering a message (and so calling a model). */
 const LIVE = new Set(["starting", "running"]);
