@@ -86,6 +86,62 @@ function violations(from: string, into: string[], except: string[] = []): string
   return out;
 }
 
+/**
+ * The floors of the house, top to bottom (docs/architecture.md, "Folders and what may import
+ * what"). A folder (or a loose file) may import only from floors below its own: never from its
+ * own floor, never from above. Every source file must sit in one of these rooms, so a new folder
+ * is placed here on purpose. The longest matching prefix names a file's room.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ["app/", "src/cli/", "src/sidecar/", "src/agent-echo/"],
+  ["src/server/shutdown/"],
+  [
+    "src/server/dashboard/",
+    "src/server/operator/",
+    "src/server/lazy-tick.ts",
+    "src/server/local-tick.ts",
+    "src/server/health.ts",
+  ],
+  ["src/server/tick-loop.ts", "src/server/startup-check.ts", "src/server/setup/"],
+  ["src/server/http/"],
+  ["src/server/auth/"],
+  ["src/server/compose/"],
+  ["src/server/app-context.ts"],
+  ["src/server/sandbox/"],
+  ["src/server/cron/", "src/server/inbox/", "src/server/model-gateway/"],
+  ["src/server/door/", "src/server/channels/", "src/server/store/"],
+  ["src/server/agents/", "src/server/body/"],
+  ["src/server/providers/"],
+  ["src/server/layers/", "src/server/bundles.ts"],
+  ["src/server/domain/", "src/server/logger.ts"],
+  ["src/config/"],
+  ["src/protocol/"],
+];
+
+function roomOf(file: string): { room: string; floor: number } | null {
+  let best: { room: string; floor: number } | null = null;
+  FLOORS.forEach((rooms, floor) => {
+    for (const room of rooms)
+      if (file.startsWith(room) && (!best || room.length > best.room.length))
+        best = { room, floor };
+  });
+  return best;
+}
+
+/** Imports that stay level or run back up the floors, as "file → dep (room → room)". */
+function upwardImports(g: typeof graph): string[] {
+  const out: string[] = [];
+  for (const [file, deps] of g) {
+    const from = roomOf(file);
+    for (const dep of deps.files) {
+      const to = roomOf(dep);
+      if (!from || !to || from.room === to.room || to.floor > from.floor) continue;
+      out.push(`${file} → ${dep} (${from.room} → ${to.room})`);
+    }
+  }
+  return out;
+}
+
 const IO_PACKAGES = [
   "node:fs",
   "node:fs/promises",
@@ -133,6 +189,30 @@ describe("architecture (docs/architecture.md)", () => {
         .map((p) => `${file} → ${p}`),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it("places every source file in a room of the declared floors", () => {
+    expect([...graph.keys()].filter((f) => !roomOf(f))).toEqual([]);
+  });
+
+  it("imports run only down the floors: no folder imports its own floor or one above", () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it("catches an import that runs back up (the check itself can fail)", () => {
+    const planted = new Map(graph);
+    planted.set("src/server/store/planted.ts", {
+      files: ["src/server/sandbox/manager.ts"],
+      packages: [],
+    });
+    planted.set("src/server/door/planted.ts", {
+      files: ["src/server/channels/types.ts"],
+      packages: [],
+    });
+    expect(upwardImports(planted).filter((v) => v.includes("/planted.ts"))).toEqual([
+      "src/server/store/planted.ts → src/server/sandbox/manager.ts (src/server/store/ → src/server/sandbox/)",
+      "src/server/door/planted.ts → src/server/channels/types.ts (src/server/door/ → src/server/channels/)",
+    ]);
   });
 
   it("imports flow downwards: protocol and config never reach into the server", () => {
