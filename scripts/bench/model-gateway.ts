@@ -5,10 +5,10 @@
  * time to the first byte of the body (first SSE chunk). Needs `npm run build` (or a test run).
  */
 
-import { modelCredential } from "../../src/server/model-gateway/credential";
 import { startClawrun } from "../../tests/support/clawrun-server";
 import { startFakeOpenAI } from "../../tests/support/fake-openai";
 import { waitFor } from "../../tests/support/free-port";
+import { currentModelCredential } from "../../tests/support/model-credential";
 import { ensureNextBuild } from "../../tests/support/next-build";
 
 const N = Number(process.env.BENCH_N) || 200;
@@ -68,7 +68,7 @@ async function main() {
   try {
     const admin = { authorization: `Bearer ${server.secrets.admin}`, origin: server.url };
     await fetch(`${server.url}/api/sandbox/start`, { method: "POST", headers: admin });
-    const sandboxId = await waitFor(
+    await waitFor(
       "the sandbox to run",
       async () => {
         const r = await fetch(`${server.url}/api/sandbox`, { headers: admin });
@@ -78,7 +78,8 @@ async function main() {
       120_000,
     );
     const gw = `${server.url}/api/model/v1`;
-    const cred = modelCredential(server.secrets.clawrun, sandboxId);
+    const cred = await currentModelCredential(server);
+    if (!cred) throw new Error("no sandbox is running");
     // Warm both paths (route compilation, connections, the store's prepared statements).
     for (let i = 0; i < 20; i++) {
       await timed(model.baseUrl, KEY, false);

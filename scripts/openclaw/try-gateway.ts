@@ -23,7 +23,8 @@ import { promisify } from "node:util";
 import type { ModelChoice } from "../../src/server/agents/model-choice";
 import {
   openclawConfigFile,
-  openclawSecretEnv,
+  openclawModelEnv,
+  openclawTokenEnv,
 } from "../../src/server/agents/openclaw/config-file";
 import { deliverToOpenClaw } from "../../src/server/agents/openclaw/delivery";
 import {
@@ -68,7 +69,11 @@ async function validateConfigs(root: string): Promise<void> {
   ];
   for (const model of kinds) {
     const file = join(root, "..", `validate-${model.provider}.json`);
-    await writeFile(file, openclawConfigFile({ model, port: 3000 }).content);
+    await writeFile(
+      file,
+      openclawConfigFile({ model, port: 3000, gatewayUrl: "https://claw.example.com/api/model" })
+        .content,
+    );
     const result = await run(join(root, ".local/bin/openclaw"), ["config", "validate", "--json"], {
       cwd: root,
       env: {
@@ -123,10 +128,13 @@ async function main(): Promise<void> {
       apiKey: { fromEnv: "UNUSED" },
     };
     const port = await freePort();
-    const file = openclawConfigFile({ model, port });
+    // No ClawRun here: the fake model server stands where ClawRun's model gateway would be
+    // (its root; OpenClaw adds /v1/chat/completions).
+    const gatewayUrl = fake.baseUrl.replace(/\/v1$/, "");
+    const file = openclawConfigFile({ model, port, gatewayUrl });
     await mkdir(join(root, ".openclaw"), { recursive: true });
     await writeFile(join(root, file.path), file.content);
-    const env = openclawSecretEnv({ modelApiKey: "sk-fake-model-key", gatewayToken });
+    const env = { ...openclawModelEnv("sk-fake-model-key"), ...openclawTokenEnv(gatewayToken) };
     const conversation = "telegram:4242";
     const say = async (baseUrl: string, id: string, text: string) => {
       const start = performance.now();
@@ -185,7 +193,10 @@ async function main(): Promise<void> {
     console.log(`restore: ${s(restoreMs)}`);
     const port2 = await freePort();
     // The config names the port, so a wake on another port rewrites it (as ClawRun provisions it).
-    await writeFile(join(woken, file.path), openclawConfigFile({ model, port: port2 }).content);
+    await writeFile(
+      join(woken, file.path),
+      openclawConfigFile({ model, port: port2, gatewayUrl }).content,
+    );
     gw = startGateway(woken, port2, env);
     base = `http://127.0.0.1:${port2}`;
     const live2 = await waitForStatus200(base, "/healthz", gw.child);

@@ -89,8 +89,9 @@ function everyAgentsSecrets(master: string, secrets: Record<string, string>): Ag
       const d = echo.daemon();
       return { ...d, env: { ...openclaw.daemon().env, ...zeroclaw.daemon().env, ...d.env } };
     },
-    // OpenClaw's model key and per-sandbox gateway token.
+    // OpenClaw's per-sandbox gateway token, and its per-boot model credential.
     sandboxEnv: (sandboxId) => openclaw.sandboxEnv?.(sandboxId) ?? {},
+    modelEnv: (credential) => openclaw.modelEnv?.(credential) ?? {},
     deliver: (door, message, signal) => echo.deliver(door, message, signal),
   };
 }
@@ -108,18 +109,28 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     const gatewayToken = (sandboxId: string) =>
       deriveKey(master, `agent/openclaw/gateway-token/${sandboxId}`).toString("base64url");
     const agent = everyAgentsSecrets(master, secrets);
-    // The daemon really gets every secret (else the search below would prove nothing).
-    expect(Object.values({ ...agent.daemon().env, ...agent.sandboxEnv?.("sbx_x") })).toEqual(
-      expect.arrayContaining([
-        secrets.openclawModelKey,
-        secrets.zeroclawModelKey,
-        secrets.userFromEnv,
-        gatewayToken("sbx_x"),
-      ]),
-    );
+    // The daemon really gets every secret it is given (else the search below would prove
+    // nothing) — but never a model key: those stay with ClawRun's model gateway.
+    const given = Object.values({
+      ...agent.daemon().env,
+      ...agent.sandboxEnv?.("sbx_x"),
+      ...agent.modelEnv?.("crm_x"),
+    });
+    expect(given).toEqual(expect.arrayContaining([secrets.userFromEnv, gatewayToken("sbx_x")]));
+    expect(given).not.toContain(secrets.openclawModelKey);
+    expect(given).not.toContain(secrets.zeroclawModelKey);
 
     h = await lifecycleHarness({
-      config: { sandbox: { activeDuration: 60 } },
+      // The agent section names a model: the sandbox gets a model credential for it.
+      config: {
+        agent: {
+          type: "openclaw",
+          provider: "openai",
+          model: "gpt-test",
+          apiKey: { fromEnv: "OC_KEY" },
+        },
+        sandbox: { activeDuration: 60 },
+      },
       env: { CLAWRUN_SECRET: master },
       agent,
     });
@@ -132,7 +143,10 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     ]);
     expect(daemonEnv.stdout).toContain(`MY_TOKEN=${secrets.userFromEnv}`);
     expect(daemonEnv.stdout).toContain(`OPENCLAW_GATEWAY_TOKEN=${gatewayToken(first.id)}`);
-    expect(daemonEnv.stdout).toContain(`CLAWRUN_MODEL_API_KEY=${secrets.openclawModelKey}`);
+    const credential = /CLAWRUN_MODEL_API_KEY=(crm_\S+)/.exec(daemonEnv.stdout)?.[1];
+    expect(credential).toBeDefined();
+    expect(daemonEnv.stdout).not.toContain(secrets.openclawModelKey);
+    expect(daemonEnv.stdout).not.toContain(secrets.zeroclawModelKey);
     expect(daemonEnv.stdout).not.toContain("CLAWRUN_DAEMON_ENV");
 
     expect((await h.manager.sleep("test")).status).toBe("sleeping");
@@ -164,6 +178,8 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     const tokens = Object.fromEntries(
       [...sandboxIds].map((id) => [`openclawGatewayToken(${id})`, gatewayToken(id as string)]),
     );
-    expect(findSecrets(everything, { ...secrets, ...tokens })).toEqual([]);
+    expect(
+      findSecrets(everything, { ...secrets, ...tokens, modelCredential: credential as string }),
+    ).toEqual([]);
   });
 });

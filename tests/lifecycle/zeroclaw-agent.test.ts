@@ -28,17 +28,21 @@ afterEach(async () => {
   h = null;
 });
 
+const MODEL = {
+  provider: "openai-compatible",
+  baseUrl: "http://127.0.0.1:9/v1",
+  model: "stand-in-model",
+  apiKey: { fromEnv: "UNUSED" },
+} as const;
+/** clawrun.json's agent section: it names the model, so the sandbox gets a model credential. */
+const AGENT_SECTION = { type: "zeroclaw", ...MODEL };
+
 function agent(over: Partial<ZeroClawAgentOptions> = {}): ZeroClawAgent {
   return new ZeroClawAgent({
-    model: {
-      provider: "openai-compatible",
-      baseUrl: "http://127.0.0.1:9/v1",
-      model: "stand-in-model",
-      apiKey: { fromEnv: "UNUSED" },
-    },
+    model: MODEL,
     port: 3000,
     deliveryTimeoutMs: 10_000,
-    modelApiKey: "sk-zeroclaw-model-key",
+    gatewayUrl: "http://127.0.0.1:9/api/model",
     gatewayToken: "zc-gateway-token-for-this-test",
     env: {},
     tool: { releasesUrl: release.releasesUrl, sha256: release.sha256 },
@@ -74,7 +78,7 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
   it("installs the verified release before the daemon starts, waits for its health, delivers by webhook, and keeps the session across sleep and wake", async () => {
     h = await lifecycleHarness({
       agent: agent({ env: { STANDIN_UNPAIRED_MS: "1500" } }),
-      config: { sandbox: { activeDuration: 60 } },
+      config: { agent: AGENT_SECTION, sandbox: { activeDuration: 60 } },
     });
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
     const first = await status();
@@ -120,7 +124,7 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
           sha256: { "x86_64-unknown-linux-gnu": wrong, "aarch64-unknown-linux-gnu": wrong },
         },
       }),
-      config: { sandbox: { activeDuration: 60 } },
+      config: { agent: AGENT_SECTION, sandbox: { activeDuration: 60 } },
       sidecarTimings: { restartDelayMs: 100 },
     });
     const harness = h;
@@ -157,7 +161,7 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
   it("fails the start when the daemon listens but never becomes ready within the agent's budget", async () => {
     h = await lifecycleHarness({
       agent: agent({ env: { STANDIN_UNPAIRED_MS: "600000" }, startupBudgetMs: 10_000 }),
-      config: { sandbox: { activeDuration: 60 } },
+      config: { agent: AGENT_SECTION, sandbox: { activeDuration: 60 } },
     });
     const outcome = await h.manager.wake({ reason: "test", trigger: "operator" });
     expect(outcome).toMatchObject({ status: "failed" });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelCredential } from "../../src/server/model-gateway/credential";
+import { modelCredential, newBootId } from "../../src/server/model-gateway/credential";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { waitFor } from "../support/free-port";
+import { currentModelCredential } from "../support/model-credential";
 
 /**
  * The model gateway through the real Next server: a `command` agent with `agent.model` gets
@@ -88,7 +89,7 @@ describe("model gateway over HTTP", () => {
   it("refuses any credential while no sandbox runs, forwarding nothing", async () => {
     const res = await gateway(
       "/chat/completions",
-      modelCredential(server.secrets.clawrun, "sb-x"),
+      modelCredential(server.secrets.clawrun, { sandboxId: "sb-x", bootId: newBootId() }),
       chat,
     );
     expect(res.status).toBe(401);
@@ -115,46 +116,42 @@ describe("model gateway over HTTP", () => {
     expect(model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
   }, 120_000);
 
-  it("bills calls of the running sandbox's credential; another sandbox's is refused", async () => {
+  it("bills calls of the running sandbox's credential; another sandbox's or boot's is refused", async () => {
     const { status, sandboxId } = await overview();
     expect(status).toBe("running");
     if (!sandboxId) throw new Error("no sandbox id");
-    const ok = await gateway(
-      "/chat/completions",
-      modelCredential(server.secrets.clawrun, sandboxId),
-      chat,
-    );
+    const current = await currentModelCredential(server);
+    if (!current) throw new Error("no credential");
+    const ok = await gateway("/chat/completions", current, chat);
     expect(ok.status).toBe(200);
-    const streamed = await gateway(
-      "/chat/completions",
-      modelCredential(server.secrets.clawrun, sandboxId),
-      {
-        ...chat,
-        stream: true,
-      },
-    );
+    const streamed = await gateway("/chat/completions", current, { ...chat, stream: true });
     expect(streamed.headers.get("content-type")).toContain("text/event-stream");
     expect(await streamed.text()).toContain("[DONE]");
+    const bootId = current.split(".")[1] ?? "";
     const other = await gateway(
       "/chat/completions",
-      modelCredential(server.secrets.clawrun, `${sandboxId}x`),
+      modelCredential(server.secrets.clawrun, { sandboxId: `${sandboxId}x`, bootId }),
       chat,
     );
     expect(other.status).toBe(401);
+    // The same sandbox id with another boot: a credential from an earlier (or later) wake.
+    const otherBoot = await gateway(
+      "/chat/completions",
+      modelCredential(server.secrets.clawrun, { sandboxId, bootId: newBootId() }),
+      chat,
+    );
+    expect(otherBoot.status).toBe(401);
     const models = await fetch(`${server.url}/api/model/v1/models`, {
-      headers: { authorization: `Bearer ${modelCredential(server.secrets.clawrun, sandboxId)}` },
+      headers: { authorization: `Bearer ${current}` },
     });
     expect(((await models.json()) as { data: { id: string }[] }).data[0]?.id).toBe("gpt-4o-mini");
   });
 
   it("answers bad JSON with a 400 and forwards nothing", async () => {
-    const { sandboxId } = await overview();
     const before = model.requests.length;
     const res = await fetch(`${server.url}/api/model/v1/chat/completions`, {
       method: "POST",
-      headers: {
-        authorization: `Bearer ${modelCredential(server.secrets.clawrun, sandboxId ?? "")}`,
-      },
+      headers: { authorization: `Bearer ${await currentModelCredential(server)}` },
       body: "{not json",
     });
     expect(res.status).toBe(400);
@@ -188,4 +185,32 @@ describe("model gateway over HTTP", () => {
     expect(raised.status).toBe(200);
     expect(((await raised.json()) as { today: { capUsd: number } }).today.capUsd).toBe(5);
   });
+
+  it("refuses a sandbox's credential once it sleeps, and issues a new one at the next wake", async () => {
+    const before = await currentModelCredential(server);
+    if (!before) throw new Error("no credential");
+    const post = (path: string) =>
+      fetch(`${server.url}/api/sandbox/${path}`, {
+        method: "POST",
+        headers: { ...admin(), origin: server.url },
+        body: "{}",
+      });
+    expect((await post("stop")).status).toBe(202);
+    await waitFor(
+      "the agent to sleep",
+      async () => (await overview()).status === "sleeping",
+      60_000,
+    );
+    const forwarded = model.requests.length;
+    expect((await gateway("/chat/completions", before, chat)).status).toBe(401);
+    expect(model.requests.length).toBe(forwarded);
+
+    expect((await post("start")).status).toBe(202);
+    await waitFor("the agent to wake", async () => (await overview()).status === "running", 90_000);
+    const after = await currentModelCredential(server);
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    expect((await gateway("/chat/completions", before, chat)).status).toBe(401);
+    expect((await gateway("/chat/completions", after ?? "", chat)).status).toBe(200);
+  }, 180_000);
 });

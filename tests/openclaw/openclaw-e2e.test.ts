@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
+  existsSync,
   lstatSync,
   mkdtempSync,
   readFileSync,
@@ -22,6 +23,12 @@ import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-o
 import { waitFor } from "../support/free-port";
 import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
 import { startReplyReceiver } from "../support/reply-receiver";
+import {
+  archiveHolds,
+  filesHolding,
+  processesHolding,
+  sandboxProcesses,
+} from "../support/secret-scan";
 import { sleepNow } from "../support/sleep-now";
 import { openclawNpmCache } from "./openclaw-cache";
 
@@ -29,9 +36,12 @@ import { openclawNpmCache } from "./openclaw-cache";
  * OpenClaw end to end (issue 16): the production server, the local provider, the real sidecar
  * and the REAL openclaw package from the npm registry, installed by its launcher inside the
  * sandbox; only the model provider is a local stand-in that speaks the OpenAI chat-completions
- * API and answers with what it was sent. Heavy (minutes): `npm run test:openclaw`, not `npm test`.
+ * API and answers with what it was sent. OpenClaw reaches it only through ClawRun's model
+ * gateway, with its sandbox's credential; the real key stays in ClawRun.
+ * Heavy (minutes): `npm run test:openclaw`, not `npm test`.
  */
-const MODEL_KEY = "sk-fake-model-key";
+/** Distinctive, so finding it anywhere in the sandbox cannot be a coincidence. */
+const MODEL_KEY = "sk-real-e2e-key-3f9c27d1b8a4";
 let fake: FakeOpenAI;
 let server: ClawrunServer;
 let receiver: Awaited<ReturnType<typeof startReplyReceiver>>;
@@ -110,11 +120,20 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       expect(reply).toMatchObject({ conversation: "alice", verified: true });
       expect(reply?.text).toMatch(/^fake-openai heard \d+ user message/);
       expect(reply?.text).toContain("My name is Zed and my favourite colour is teal.");
-      // The key reached the daemon (the fake refuses any other), the model is the configured one.
+      // The model server got the real key (it refuses any other), the model is the configured
+      // one: ClawRun's gateway forwarded the call, since the daemon only has its credential.
       expect(fake.requests.every((r) => r.headers.authorization === `Bearer ${MODEL_KEY}`)).toBe(
         true,
       );
       expect(fake.chatRequests().at(-1)?.model).toBe("fake-model");
+      const config = readFileSync(join(await sandboxRoot(), ".openclaw", "openclaw.json"), "utf8");
+      expect(config).toContain(`${server.url}/api/model/v1`);
+      expect(config).not.toContain(fake.baseUrl);
+      const usage = await operatorGet<{ today: { models: { model: string; calls: number }[] } }>(
+        server,
+        "/api/sandbox/usage",
+      );
+      expect(usage.today.models.find((m) => m.model === "fake-model")?.calls).toBeGreaterThan(0);
 
       const overview = await operatorGet<{ agent: unknown; instance: { status: string } }>(
         server,
@@ -155,6 +174,17 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
     5 * 60_000,
   );
 
+  it("the real model key is in no file of the sandbox and no environment or command line of its processes", async () => {
+    const root = await sandboxRoot();
+    expect(filesHolding(root, MODEL_KEY)).toEqual([]);
+    const pids = sandboxProcesses(root);
+    expect(pids.length).toBeGreaterThanOrEqual(2); // the sidecar and OpenClaw at least
+    expect(processesHolding(pids, MODEL_KEY)).toEqual([]);
+    // The scans do find what is there: the daemon's credential, the gateway's URL in the config.
+    expect(processesHolding(pids, "crm_").length).toBeGreaterThan(0);
+    expect(filesHolding(root, `${server.url}/api/model`).length).toBeGreaterThan(0);
+  });
+
   it(
     "OpenClaw's own validator accepts the config file ClawRun writes, for every provider kind",
     async () => {
@@ -174,7 +204,11 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       try {
         for (const model of kinds) {
           const file = join(dir, `${model.provider}.json`);
-          writeFileSync(file, openclawConfigFile({ model, port: 3000 }).content);
+          writeFileSync(
+            file,
+            openclawConfigFile({ model, port: 3000, gatewayUrl: `${server.url}/api/model` })
+              .content,
+          );
           const result = await promisify(execFile)(openclaw, ["config", "validate", "--json"], {
             env: {
               PATH: process.env.PATH,
@@ -228,6 +262,16 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       expect(link?.line.startsWith("l")).toBe(true);
       expect(entries.some((e) => e.path.startsWith(".openclaw/openclaw.json"))).toBe(true);
       expect(entries.some((e) => e.path.includes("openclaw-agent.sqlite"))).toBe(true);
+      // No snapshot holds the real model key (each does hold the config naming the gateway).
+      for (const { id } of snapshots) {
+        const dir = join(server.stateDir, "snapshots", id);
+        const file = ["archive.tar.zst", "archive.tar.gz"]
+          .map((f) => join(dir, f))
+          .find((f) => existsSync(f));
+        if (!file) throw new Error(`snapshot ${id} has no archive`);
+        expect(archiveHolds(file, `${server.url}/api/model`), id).toBe(true);
+        expect(archiveHolds(file, MODEL_KEY), id).toBe(false);
+      }
       // The wake reused the layer: still one build, nothing installed in the sandbox.
       expect(await eventsOf(server, "layer.built")).toHaveLength(1);
       expect(await eventsOf(server, "layer.rebuilt")).toHaveLength(0);

@@ -111,11 +111,16 @@ describe.each(["openclaw", "zeroclaw"])("agent.type %s in clawrun.json", (type) 
       port: 3000,
     });
     expect(daemon.env.EXTRA).toBe("1");
-    // The model key is in the daemon's environment (OpenClaw's with its per-sandbox token).
-    const env = { ...daemon.env, ...agent.sandboxEnv?.("sbx_1") };
-    expect(Object.values(env)).toContain("sk-secret-1");
-    // No file holds the model key.
-    for (const f of files) expect(String(f.content)).not.toContain("sk-secret-1");
+    // The real model key is nowhere in the sandbox: not in the daemon's environment, not in
+    // a file. The daemon gets the sandbox's credential for ClawRun's gateway instead.
+    const env = { ...daemon.env, ...agent.sandboxEnv?.("sbx_1"), ...agent.modelEnv?.("crm_c") };
+    expect(Object.values(env).join("\n")).not.toContain("sk-secret-1");
+    expect(Object.values(env)).toContain("crm_c");
+    for (const f of files) {
+      expect(String(f.content)).not.toContain("sk-secret-1");
+      expect(String(f.content)).not.toContain("crm_c");
+    }
+    expect(String(files[0]?.content)).toContain("http://127.0.0.1:3000/api/model");
     expect(agent.describe?.()).toEqual({
       type,
       version: type === "openclaw" ? "2026.9.6" : "0.8.3",
@@ -187,7 +192,8 @@ describe("OpenClaw specifics", () => {
     });
     const config = JSON.parse(String((await agent.files())[0]?.content));
     expect(config.gateway.port).toBe(3100);
-    expect(config.models.providers.custom.baseUrl).toBe("http://10.0.0.1:4000/v1");
+    // The endpoint is ClawRun's gateway, which forwards to the configured one.
+    expect(config.models.providers.custom.baseUrl).toBe("http://127.0.0.1:3000/api/model/v1");
     expect(agent.deliveryTimeoutMs).toBe(60_000);
     expect(agent.describe?.().model).toBe("openai-compatible/llama");
   });
@@ -207,8 +213,12 @@ describe("ZeroClaw specifics", () => {
     expect(String(launcher?.content)).toContain(
       "env -u ZEROCLAW_providers__models__openai__clawrun__api_key sh -c",
     );
-    expect(agent.daemon().env).toEqual({
-      ZEROCLAW_providers__models__openai__clawrun__api_key: "sk-secret-1",
+    // The key variable carries the sandbox's credential, given per boot; the daemon's own
+    // environment holds nothing of the model.
+    expect(agent.daemon().env).toEqual({});
+    expect(agent.modelEnv?.("crm_c")).toEqual({
+      ZEROCLAW_providers__models__openai__clawrun__api_key: "crm_c",
     });
+    expect(String(config?.content)).toContain('uri = "http://127.0.0.1:3000/api/model/v1"');
   });
 });

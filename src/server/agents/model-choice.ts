@@ -122,3 +122,16 @@ export function resolveModelKey(
   }
   return value;
 }
+
+/**
+ * Where a model-backed agent sends its model calls: ClawRun's model gateway, which holds the
+ * real key. Without a public URL the sandbox has nowhere to call: a ConfigError.
+ */
+export function requireGatewayUrl(modelGatewayUrl: string | null): string {
+  if (modelGatewayUrl === null) {
+    throw new ConfigError([
+      "CLAWRUN_PUBLIC_URL is not set: the agent reaches its model through ClawRun's model gateway at that URL",
+    ]);
+  }
+  return modelGatewayUrl;
+}

@@ -100,6 +100,12 @@ export interface Agent {
    */
   sandboxEnv?(sandboxId: string): Record<string, string>;
   /**
+   * The daemon variables that carry this boot's model credential (issued by ClawRun for the
+   * sandbox, worthless outside it; the agent's config points at ClawRun's model gateway). An
+   * agent with a model that declares none gets `CLAWRUN_MODEL_URL` and `CLAWRUN_MODEL_KEY`.
+   */
+  modelEnv?(credential: string): Record<string, string>;
+  /**
    * Hands one message to the running daemon through `door`; throws AgentDeliveryError on
    * refusal and AgentUnreachableError when the door cannot reach it.
    */
@@ -167,6 +173,11 @@ export interface AgentContext {
   passthrough(name: string): string | undefined;
   /** A stable secret for `purpose`, derived from CLAWRUN_SECRET (e.g. a gateway token). */
   deriveSecret(purpose: string): string;
+  /**
+   * ClawRun's model gateway as the sandbox reaches it (`<public URL>/api/model`; OpenAI-shaped
+   * clients add `/v1`), or null when no public URL is known.
+   */
+  modelGatewayUrl: string | null;
 }
 
 /**

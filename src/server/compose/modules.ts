@@ -10,6 +10,7 @@ import { CHANNELS } from "../channels";
 import { MisconfiguredChannel } from "../channels/misconfigured-channel";
 import type { Channel, ChannelKv } from "../channels/types";
 import { channelWebhookUrl } from "../channels/webhook-url";
+import { gatewayRootUrl } from "../model-gateway/agent-model";
 import { resolveProviderSetup } from "../providers/provider-setup";
 import type { SandboxProvider } from "../providers/types";
 import type { KvStore } from "../store/types";
@@ -56,6 +57,7 @@ export function buildAgent(
     projectDir,
     passthrough: env.passthrough,
     deriveSecret: (purpose) => deriveKey(masterSecret, `agent/${purpose}`).toString("base64url"),
+    modelGatewayUrl: env.publicUrl ? gatewayRootUrl(env.publicUrl) : null,
   });
 }
 

@@ -30,6 +30,12 @@ export const instanceStateSchema = z.object({
   /** The instance's current sandbox (null when none is meant to exist). */
   sandboxId: z.string().nullable(),
   sandboxCreatedAt: epochMs.nullable(),
+  /**
+   * A random id per bring-up of the current sandbox (every start, wake or resume; null at
+   * rest). Its model credential is bound to it, so the credential changes at every wake even
+   * where a resumed sandbox keeps its id (docs/model-gateway.md, "Credentials").
+   */
+  bootId: z.string().nullable().default(null),
   /** The current sandbox's native TTL deadline, as last set by create/extend. */
   ttlDeadline: epochMs.nullable(),
   /** Snapshot the current/last sandbox was restored from, or the last one taken. */

@@ -1,10 +1,8 @@
 import type { AppContext } from "../app-context";
 import { agentModelOf } from "../model-gateway/agent-model";
+import { holderIsCurrent } from "../model-gateway/credential";
 import type { GatewayDeps } from "../model-gateway/forward";
 import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "../model-gateway/upstream";
-
-/** Statuses in which the sandbox's daemon may be answering a message (and so calling a model). */
-const LIVE = new Set(["starting", "running"]);
 
 /**
  * The upstream the agent section of clawrun.json names (provider, baseUrl, apiKey.fromEnv),
@@ -34,10 +32,8 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
     usage: ctx.store.usage,
     masterSecret: ctx.secrets.secrets.CLAWRUN_SECRET,
     clock: ctx.clock,
-    isCurrentSandbox: async (sandboxId) => {
-      const state = await ctx.store.state.get();
-      return state?.value.sandboxId === sandboxId && LIVE.has(state.value.status);
-    },
+    isCurrentSandbox: async (holder) =>
+      holderIsCurrent((await ctx.store.state.get())?.value ?? null, holder),
     logError: (message, details) => ctx.logger.error(details, message),
     notify: async (event) => {
       await ctx.store.events.append({

@@ -1,6 +1,6 @@
 import type { AppContext } from "../app-context";
 import { agentModelOf } from "../model-gateway/agent-model";
-import { credentialSandbox, presentedCredential } from "../model-gateway/credential";
+import { credentialHolder, presentedCredential } from "../model-gateway/credential";
 import { handleModelCall } from "../model-gateway/forward";
 import { type ApiShape, refusal } from "../model-gateway/refusal";
 import { gatewayDepsOf, upstreamOf } from "./gateway-from-context";
@@ -31,11 +31,11 @@ export async function handleModelRoute(
 export async function handleModelList(request: Request, ctx: AppContext): Promise<Response> {
   const upstream = upstreamOf(ctx);
   const credential = presentedCredential(request.headers);
-  const sandboxId = credential
-    ? credentialSandbox(ctx.secrets.secrets.CLAWRUN_SECRET, credential)
+  const holder = credential
+    ? credentialHolder(ctx.secrets.secrets.CLAWRUN_SECRET, credential)
     : null;
   const deps = upstream ? gatewayDepsOf(ctx, upstream) : null;
-  if (!sandboxId || !deps || !(await deps.isCurrentSandbox(sandboxId))) {
+  if (!holder || !deps || !(await deps.isCurrentSandbox(holder))) {
     const r = refusal("openai", "unauthorized", "invalid model credential");
     return new Response(JSON.stringify(r.body), { status: r.status, headers: r.headers });
   }

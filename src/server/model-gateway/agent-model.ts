@@ -30,8 +30,19 @@ export function agentModelOf(agent: unknown): AgentModel | null {
   };
 }
 
+/**
+ * The gateway's root below ClawRun's public URL. OpenAI-shaped clients take `<root>/v1` as
+ * their base URL and add `/chat/completions`; Anthropic clients take the root itself and add
+ * `/v1/messages` (as they do to `https://api.anthropic.com`).
+ */
+export const GATEWAY_ROOT = "/api/model";
 /** The path the gateway's routes live under, below ClawRun's public URL. */
-export const GATEWAY_PATH = "/api/model/v1";
+export const GATEWAY_PATH = `${GATEWAY_ROOT}/v1`;
+
+/** Pure: the gateway's root URL for a public URL (no trailing slash). */
+export function gatewayRootUrl(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}${GATEWAY_ROOT}`;
+}
 
 /**
  * Pure: what a `command` agent's daemon gets to reach its model: the gateway's URL (up to
@@ -39,7 +50,7 @@ export const GATEWAY_PATH = "/api/model/v1";
  */
 export function commandModelEnv(publicUrl: string, credential: string): Record<string, string> {
   return {
-    CLAWRUN_MODEL_URL: `${publicUrl.replace(/\/$/, "")}${GATEWAY_PATH}`,
+    CLAWRUN_MODEL_URL: `${gatewayRootUrl(publicUrl)}/v1`,
     CLAWRUN_MODEL_KEY: credential,
   };
 }

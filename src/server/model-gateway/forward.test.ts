@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeAnthropic, startFakeAnthropic } from "../../../tests/support/fake-anthropic";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/support/fake-openai";
 import { SqliteStore } from "../store/sqlite-store";
-import { modelCredential } from "./credential";
+import { holderIsCurrent, modelCredential } from "./credential";
 import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward";
 
 /**
@@ -17,7 +17,8 @@ import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward"
 const MASTER = "m".repeat(40);
 const REAL_KEY = "sk-real-upstream-key";
 const NOW = Date.parse("2026-12-02T12:00:00Z");
-const CRED = modelCredential(MASTER, "sb-current");
+const CURRENT = { sandboxId: "sb-current", bootId: "boot-2" };
+const CRED = modelCredential(MASTER, CURRENT);
 
 let dir: string;
 let store: SqliteStore;
@@ -48,7 +49,7 @@ function deps(overrides: Partial<GatewayDeps> = {}): GatewayDeps {
     allowUnpriced: false,
     usage: store.usage,
     masterSecret: MASTER,
-    isCurrentSandbox: async (id) => id === "sb-current",
+    isCurrentSandbox: async (holder) => holderIsCurrent({ status: "running", ...CURRENT }, holder),
     clock: () => NOW,
     timeoutMs: 2_000,
     logError: () => {},
@@ -79,15 +80,19 @@ const chat = {
 describe("credentials", () => {
   it.each([
     ["missing", {}],
-    ["forged", { authorization: "Bearer crm_c2ItY3VycmVudA.forged" }],
+    ["forged", { authorization: "Bearer crm_c2ItY3VycmVudA.boot-2.forged" }],
     ["the real key itself", { authorization: `Bearer ${REAL_KEY}` }],
     [
       "another (stopped) sandbox's",
-      { authorization: `Bearer ${modelCredential(MASTER, "sb-old")}` },
+      { authorization: `Bearer ${modelCredential(MASTER, { ...CURRENT, sandboxId: "sb-old" })}` },
+    ],
+    [
+      "the same sandbox's from an earlier wake",
+      { authorization: `Bearer ${modelCredential(MASTER, { ...CURRENT, bootId: "boot-1" })}` },
     ],
     [
       "made with another secret",
-      { authorization: `Bearer ${modelCredential("x".repeat(40), "sb-current")}` },
+      { authorization: `Bearer ${modelCredential("x".repeat(40), CURRENT)}` },
     ],
   ])("%s → 401, nothing forwarded or held", async (_name, headers) => {
     const d = deps();

@@ -8,7 +8,7 @@ import {
   totalTokens,
   type Usage,
 } from "./cost";
-import { credentialSandbox, presentedCredential } from "./credential";
+import { type CredentialHolder, credentialHolder, presentedCredential } from "./credential";
 import { utcDay, utcMonth } from "./periods";
 import { type PriceOverrides, priceFor } from "./prices";
 import { type ApiShape, type RefusalKind, refusal } from "./refusal";
@@ -29,8 +29,11 @@ export interface GatewayDeps {
   allowUnpriced: boolean;
   usage: UsageStore;
   masterSecret: string;
-  /** True only for the agent's current sandbox while it runs: a stopped one's credential is dead. */
-  isCurrentSandbox(sandboxId: string): Promise<boolean>;
+  /**
+   * True only for the agent's current sandbox, in its current boot, while it runs: a stopped
+   * one's credential, or one from an earlier wake, is dead.
+   */
+  isCurrentSandbox(holder: CredentialHolder): Promise<boolean>;
   clock(): number;
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
@@ -67,8 +70,8 @@ export async function handleModelCall(
   path: string,
 ): Promise<Response> {
   const credential = presentedCredential(request.headers);
-  const sandboxId = credential ? credentialSandbox(deps.masterSecret, credential) : null;
-  if (!sandboxId || !(await deps.isCurrentSandbox(sandboxId))) {
+  const holder = credential ? credentialHolder(deps.masterSecret, credential) : null;
+  if (!holder || !(await deps.isCurrentSandbox(holder))) {
     return refuse(
       shape,
       "unauthorized",

@@ -2,7 +2,7 @@ import { heartbeatSecret } from "../../protocol/derive-key";
 import type { DaemonTransport } from "../agents/types";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { sidecarClient } from "../door/sidecar-client";
-import { commandModelEnv } from "../model-gateway/agent-model";
+import { agentModelOf, commandModelEnv } from "../model-gateway/agent-model";
 import { modelCredential } from "../model-gateway/credential";
 import type { ManagedSandbox } from "../providers/types";
 import { mountAgentLayer, recordLayerBoot } from "./agent-layer";
@@ -49,7 +49,7 @@ export async function bringUp(
     daemonEnv: {
       ...d.agent.daemon().env,
       ...d.agent.sandboxEnv?.(sandbox.id),
-      ...gatewayEnvFor(d, sandbox.id),
+      ...modelEnvFor(d, sandbox.id, cur.value.bootId),
     },
     protectionBypass: d.protectionBypass,
   });
@@ -97,11 +97,20 @@ function agentReadiness(
 }
 
 /**
- * An agent section with `model: {...}` (a `command` agent) gets the gateway's URL and this
- * sandbox's model credential in its daemon's environment; the real key stays in ClawRun.
+ * An agent with a model (OpenClaw's and ZeroClaw's provider keys, a `command` agent's
+ * `agent.model`) gets this boot's model credential in its daemon's environment, in the
+ * variables the agent declares (its config points at the gateway) or, when it declares none,
+ * as CLAWRUN_MODEL_URL / CLAWRUN_MODEL_KEY. The real key stays in ClawRun.
  */
-function gatewayEnvFor(d: LifecycleDeps, sandboxId: string): Record<string, string> {
-  const section = d.config.agent as unknown as { model?: unknown };
-  if (typeof section.model !== "object" || section.model === null) return {};
-  return commandModelEnv(d.publicUrl, modelCredential(d.masterSecret, sandboxId));
+function modelEnvFor(
+  d: LifecycleDeps,
+  sandboxId: string,
+  bootId: string | null,
+): Record<string, string> {
+  if (agentModelOf(d.config.agent) === null) return {};
+  // start.ts sets it with the sandbox id; without one no credential could ever be accepted.
+  if (bootId === null)
+    throw new Error(`sandbox ${sandboxId} has no boot id for its model credential`);
+  const credential = modelCredential(d.masterSecret, { sandboxId, bootId });
+  return d.agent.modelEnv?.(credential) ?? commandModelEnv(d.publicUrl, credential);
 }

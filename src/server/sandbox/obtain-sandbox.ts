@@ -1,5 +1,8 @@
+import type { NetworkPolicy } from "../../config/schema";
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { INSTANCE_LABEL } from "../domain/sandbox-labels";
+import { agentModelOf } from "../model-gateway/agent-model";
+import { gatewayHostOf, withGatewayHost } from "../model-gateway/network-policy";
 import {
   type ManagedSandbox,
   SandboxNotFoundError,
@@ -73,7 +76,7 @@ export async function obtainSandbox(
         ports: [SANDBOX_PORTS.sidecar],
         internalPorts: [d.agent.daemon().port],
         resources: d.config.sandbox.resources,
-        networkPolicy: d.config.sandbox.networkPolicy,
+        networkPolicy: sandboxNetworkPolicy(d),
         labels: { [INSTANCE_LABEL]: d.config.instance.name },
       });
       return { ok: true, sandbox, restoredFrom: snapshotId, resumed: false };
@@ -115,4 +118,16 @@ function requireResume(d: LifecycleDeps) {
   if (!resume)
     throw new Error(`the ${d.provider.name} provider declares resumable but has no resume()`);
   return resume;
+}
+
+/**
+ * The configured network policy, with ClawRun's host allowed when the agent calls its model
+ * through ClawRun's model gateway (docs/model-gateway.md, "Network policy").
+ */
+function sandboxNetworkPolicy(d: LifecycleDeps): NetworkPolicy {
+  const usesGateway = agentModelOf(d.config.agent) !== null;
+  return withGatewayHost(
+    d.config.sandbox.networkPolicy,
+    usesGateway ? gatewayHostOf(d.publicUrl) : null,
+  );
 }

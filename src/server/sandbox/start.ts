@@ -1,4 +1,5 @@
 import type { InstanceState, Versioned } from "../domain/instance-state";
+import { newBootId } from "../model-gateway/credential";
 import { attest, expectedGeneration } from "./attestation";
 import { bringUp } from "./bring-up";
 import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
@@ -79,6 +80,8 @@ export async function startSandbox(
     cur = await cell.patch(cur, {
       sandboxId: sandbox.id,
       sandboxCreatedAt: sandbox.createdAt,
+      // A new model credential for this boot (a resumed sandbox keeps its id).
+      bootId: newBootId(),
       ttlDeadline: sandbox.createdAt + sandbox.timeout,
       snapshotId:
         plan.kind === "fresh" ? null : plan.kind === "resume" ? cur.value.snapshotId : restoredFrom,

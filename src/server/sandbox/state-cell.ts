@@ -10,6 +10,7 @@ export const INITIAL_STATE: InstanceState = {
   reason: "never started",
   sandboxId: null,
   sandboxCreatedAt: null,
+  bootId: null,
   ttlDeadline: null,
   snapshotId: null,
   savedSandboxId: null,
@@ -31,6 +32,7 @@ export const INITIAL_STATE: InstanceState = {
 export const AT_REST = {
   sandboxId: null,
   sandboxCreatedAt: null,
+  bootId: null,
   ttlDeadline: null,
   hooksRegistered: true,
   lastExtend: null,

@@ -6,22 +6,26 @@ import {
   OPENCLAW_CONFIG_PATH,
   openclawConfig,
   openclawConfigFile,
-  openclawSecretEnv,
+  openclawModelEnv,
+  openclawTokenEnv,
 } from "./config-file";
 
 const keyRef = { source: "env", provider: "default", id: MODEL_KEY_ENV };
+/** ClawRun's model gateway root as the agent is given it (`<public URL>/api/model`). */
+const GATEWAY = "https://claw.example.com/api/model";
 
 describe("openclawConfig", () => {
   it.each([
     [
       { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "OPENAI_API_KEY" } },
-      "openai/gpt-5.5",
+      // OpenAI through the gateway's chat completions (it serves no Responses API).
+      "custom/gpt-5.5",
       {
-        openai: {
-          baseUrl: "https://api.openai.com/v1",
-          api: "openai-responses",
+        custom: {
+          baseUrl: `${GATEWAY}/v1`,
+          api: "openai-completions",
           apiKey: keyRef,
-          agentRuntime: { id: "openclaw" },
+          models: [{ id: "gpt-5.5", name: "gpt-5.5" }],
         },
       },
     ],
@@ -29,8 +33,9 @@ describe("openclawConfig", () => {
       { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "ANTHROPIC_KEY" } },
       "anthropic/claude-sonnet-4-6",
       {
+        // The Anthropic adapter adds /v1/messages itself.
         anthropic: {
-          baseUrl: "https://api.anthropic.com",
+          baseUrl: GATEWAY,
           api: "anthropic-messages",
           apiKey: keyRef,
         },
@@ -45,8 +50,9 @@ describe("openclawConfig", () => {
       },
       "custom/llama-3.1-8b",
       {
+        // The endpoint's own URL stays in ClawRun: the gateway forwards to it.
         custom: {
-          baseUrl: "http://127.0.0.1:4000/v1",
+          baseUrl: `${GATEWAY}/v1`,
           api: "openai-completions",
           apiKey: keyRef,
           models: [{ id: "llama-3.1-8b", name: "llama-3.1-8b" }],
@@ -54,7 +60,11 @@ describe("openclawConfig", () => {
       },
     ],
   ])("%j routes to %s", (raw, primary, providers) => {
-    const config = openclawConfig({ model: modelChoiceSchema.parse(raw), port: 3000 });
+    const config = openclawConfig({
+      model: modelChoiceSchema.parse(raw),
+      port: 3000,
+      gatewayUrl: GATEWAY,
+    });
     expect(config.models).toEqual({ catalogRefresh: { enabled: false }, providers });
     expect((config.plugins as { allow: string[] }).allow).toContain("memory-core");
     expect(config.agents).toEqual({
@@ -66,6 +76,7 @@ describe("openclawConfig", () => {
     const config = openclawConfig({
       model: { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
       port: 4321,
+      gatewayUrl: GATEWAY,
     });
     expect(config.gateway).toEqual({
       mode: "local",
@@ -81,18 +92,20 @@ describe("openclawConfig", () => {
     const config = openclawConfig({
       model: { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "K" } },
       port: 3000,
+      gatewayUrl: GATEWAY,
     });
     expect(config.update).toEqual({ checkOnStart: false });
     expect(config.discovery).toEqual({ mdns: { mode: "off" } });
-    expect(config.plugins).toEqual({ allow: ["memory-core", "openai"] });
+    expect(config.plugins).toEqual({ allow: ["memory-core"] });
   });
 
   it("writes JSON at OpenClaw's config path, without any secret value", () => {
-    const env = openclawSecretEnv({ modelApiKey: "sk-live-123", gatewayToken: "tok-456" });
-    expect(env).toEqual({ [MODEL_KEY_ENV]: "sk-live-123", [GATEWAY_TOKEN_ENV]: "tok-456" });
+    expect(openclawModelEnv("crm_cred")).toEqual({ [MODEL_KEY_ENV]: "crm_cred" });
+    expect(openclawTokenEnv("tok-456")).toEqual({ [GATEWAY_TOKEN_ENV]: "tok-456" });
     const file = openclawConfigFile({
       model: { provider: "anthropic", model: "claude", apiKey: { fromEnv: "SECRET_NAME" } },
       port: 3000,
+      gatewayUrl: GATEWAY,
     });
     expect(file.path).toBe(OPENCLAW_CONFIG_PATH);
     expect(file.path).toBe(".openclaw/openclaw.json");
@@ -100,10 +113,30 @@ describe("openclawConfig", () => {
       openclawConfig({
         model: { provider: "anthropic", model: "claude", apiKey: { fromEnv: "SECRET_NAME" } },
         port: 3000,
+        gatewayUrl: GATEWAY,
       }),
     );
-    for (const secret of ["sk-live-123", "tok-456", "SECRET_NAME"]) {
+    for (const secret of ["crm_cred", "tok-456", "SECRET_NAME"]) {
       expect(file.content).not.toContain(secret);
+    }
+  });
+
+  it("never names the model server a user configured: every kind calls the gateway", () => {
+    for (const raw of [
+      { provider: "openai", model: "m", apiKey: { fromEnv: "K" } },
+      { provider: "anthropic", model: "m", apiKey: { fromEnv: "K" } },
+      {
+        provider: "openai-compatible",
+        baseUrl: "http://10.1.2.3:4000/v1",
+        model: "m",
+        apiKey: { fromEnv: "K" },
+      },
+    ]) {
+      const text = JSON.stringify(
+        openclawConfig({ model: modelChoiceSchema.parse(raw), port: 3000, gatewayUrl: GATEWAY }),
+      );
+      expect(text).not.toMatch(/api\.openai\.com|api\.anthropic\.com|10\.1\.2\.3/);
+      expect(text).toContain(GATEWAY);
     }
   });
 });

@@ -13,14 +13,21 @@ export const OPENCLAW_LOG_DIR = `${OPENCLAW_STATE_DIR}/logs`;
 /** The file log rotates at this size and keeps five archives (docs/logging.md). */
 const LOG_FILE_BYTES = 2 * 1024 * 1024;
 
-/** Daemon env var carrying the model provider's key (resolved by ClawRun from `apiKey.fromEnv`). */
+/**
+ * Daemon env var carrying the sandbox's model credential for ClawRun's model gateway (never
+ * the provider's key, which stays in ClawRun).
+ */
 export const MODEL_KEY_ENV = "CLAWRUN_MODEL_API_KEY";
 /** OpenClaw's own variable for the gateway's shared token (docs/cli/gateway/running.md). */
 export const GATEWAY_TOKEN_ENV = "OPENCLAW_GATEWAY_TOKEN";
 
-/** The provider id and model ref OpenClaw routes to, per ClawRun provider kind. */
+/**
+ * The provider id OpenClaw routes to, per ClawRun provider kind. Every call goes to ClawRun's
+ * model gateway: OpenAI-shaped kinds as one OpenAI-compatible endpoint (the gateway serves
+ * chat completions, not OpenAI's Responses API), Anthropic through its own adapter.
+ */
 export const PROVIDER_IDS = {
-  openai: "openai",
+  openai: "custom",
   anthropic: "anthropic",
   "openai-compatible": "custom",
 } as const;
@@ -31,58 +38,47 @@ function envRef(name: string) {
 }
 
 /**
- * `models.providers.<id>` for the chosen provider (docs/gateway/config-tools/custom-providers.md).
- * Every kind names its endpoint, wire adapter and key explicitly, so the gateway never falls
- * back to a key it finds elsewhere. Official OpenAI otherwise defaults to the Codex harness,
- * which wants a subscription login; `agentRuntime: openclaw` keeps the plain API-key path
- * (docs/providers/openai/setup.md, "Route summary").
+ * `models.providers.<id>` for the chosen provider (docs/gateway/config-tools/custom-providers.md),
+ * pointed at ClawRun's model gateway (`gatewayUrl`, its root) with the sandbox's credential as
+ * the key. Every kind names its endpoint, wire adapter and key explicitly, so the gateway never
+ * falls back to a key it finds elsewhere. OpenClaw's Anthropic adapter adds `/v1/messages` to
+ * its base URL (as to `https://api.anthropic.com`); the OpenAI-compatible one adds
+ * `/chat/completions` to a base URL that ends at `/v1`.
  */
-function providerEntry(model: ModelChoice): Record<string, unknown> {
+function providerEntry(model: ModelChoice, gatewayUrl: string): Record<string, unknown> {
   const apiKey = envRef(MODEL_KEY_ENV);
-  switch (model.provider) {
-    case "openai":
-      return {
-        baseUrl: "https://api.openai.com/v1",
-        api: "openai-responses",
-        apiKey,
-        agentRuntime: { id: "openclaw" },
-      };
-    case "anthropic":
-      return { baseUrl: "https://api.anthropic.com", api: "anthropic-messages", apiKey };
-    case "openai-compatible":
-      return {
-        baseUrl: model.baseUrl,
-        api: "openai-completions",
-        apiKey,
-        models: [{ id: model.model, name: model.model }],
-      };
+  const root = gatewayUrl.replace(/\/+$/, "");
+  if (model.provider === "anthropic") {
+    return { baseUrl: root, api: "anthropic-messages", apiKey };
   }
+  return {
+    baseUrl: `${root}/v1`,
+    api: "openai-completions",
+    apiKey,
+    models: [{ id: model.model, name: model.model }],
+  };
 }
 
 /**
- * Pure: the bundled plugins the config needs: memory (the agent's memory files) and the
- * official provider's plugin; an OpenAI-compatible endpoint uses the built-in adapter.
+ * Pure: the bundled plugins the config needs: memory (the agent's memory files) and
+ * Anthropic's adapter; the OpenAI-compatible adapter is built in.
  */
 export function pluginAllowList(model: ModelChoice): string[] {
-  switch (model.provider) {
-    case "openai":
-      return ["memory-core", "openai"];
-    case "anthropic":
-      return ["memory-core", "anthropic"];
-    case "openai-compatible":
-      return ["memory-core"];
-  }
+  return model.provider === "anthropic" ? ["memory-core", "anthropic"] : ["memory-core"];
 }
 
 export interface OpenClawConfigInput {
   model: ModelChoice;
   /** The port the gateway listens on inside the sandbox (`--port` wins over this, same value). */
   port: number;
+  /** ClawRun's model gateway root, `<public URL>/api/model`, where every model call goes. */
+  gatewayUrl: string;
 }
 
 /**
  * Pure: clawrun.json's OpenClaw choices -> the contents of OpenClaw's config file. Holds no
- * secret: the model key and the gateway token are SecretRefs to the daemon's environment.
+ * secret: the model credential and the gateway token are SecretRefs to the daemon's
+ * environment, and the provider's real key is not in the sandbox at all.
  */
 export function openclawConfig(input: OpenClawConfigInput): Record<string, unknown> {
   const providerId = PROVIDER_IDS[input.model.provider];
@@ -108,7 +104,7 @@ export function openclawConfig(input: OpenClawConfigInput): Record<string, unkno
     // No hosted model-catalog fetch: no network at start (it fails closed under deny-all).
     models: {
       catalogRefresh: { enabled: false },
-      providers: { [providerId]: providerEntry(input.model) },
+      providers: { [providerId]: providerEntry(input.model, input.gatewayUrl) },
     },
     // ClawRun pins the version: no update check at start.
     update: { checkOnStart: false },
@@ -135,10 +131,12 @@ export function openclawConfigFile(input: OpenClawConfigInput): { path: string; 
   };
 }
 
-/** The secrets the daemon's environment carries for the config's SecretRefs. */
-export function openclawSecretEnv(secrets: {
-  modelApiKey: string;
-  gatewayToken: string;
-}): Record<string, string> {
-  return { [MODEL_KEY_ENV]: secrets.modelApiKey, [GATEWAY_TOKEN_ENV]: secrets.gatewayToken };
+/** The gateway token the daemon's environment carries for the config's SecretRef. */
+export function openclawTokenEnv(gatewayToken: string): Record<string, string> {
+  return { [GATEWAY_TOKEN_ENV]: gatewayToken };
+}
+
+/** The model credential the daemon's environment carries for the config's SecretRef. */
+export function openclawModelEnv(credential: string): Record<string, string> {
+  return { [MODEL_KEY_ENV]: credential };
 }

@@ -1,4 +1,4 @@
-import { resolveModelKey, toModelChoice } from "../model-choice";
+import { requireGatewayUrl, resolveModelKey, toModelChoice } from "../model-choice";
 import type { AgentModule } from "../types";
 import { type OpenClawAgentConfig, openclawConfigSchema } from "./config";
 import { OpenClawAgent } from "./openclaw-agent";
@@ -10,11 +10,14 @@ export const openclawAgent: AgentModule<OpenClawAgentConfig> = {
   configSchema: openclawConfigSchema,
   create: (config, ctx) => {
     const model = toModelChoice(config);
+    // Checked here so an unset key fails at start; the key itself stays in ClawRun, whose
+    // model gateway uses it (docs/model-gateway.md).
+    resolveModelKey(model, ctx.passthrough);
     return new OpenClawAgent({
       model,
       port: config.port,
       deliveryTimeoutMs: config.deliveryTimeoutMs,
-      modelApiKey: resolveModelKey(model, ctx.passthrough),
+      gatewayUrl: requireGatewayUrl(ctx.modelGatewayUrl),
       // Per sandbox: a token leaked from one sandbox opens no other (never persisted).
       gatewayToken: (sandboxId) => ctx.deriveSecret(`openclaw/gateway-token/${sandboxId}`),
       env: ctx.env,

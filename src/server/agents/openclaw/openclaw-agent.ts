@@ -16,7 +16,8 @@ import {
   OPENCLAW_LOG_DIR,
   OPENCLAW_STATE_DIR,
   openclawConfigFile,
-  openclawSecretEnv,
+  openclawModelEnv,
+  openclawTokenEnv,
 } from "./config-file";
 import { deliverToOpenClaw } from "./delivery";
 import { probeOpenClawReady } from "./health";
@@ -50,8 +51,8 @@ export interface OpenClawAgentOptions {
   model: ModelChoice;
   port: number;
   deliveryTimeoutMs: number;
-  /** The model provider's key (resolved from `apiKey.fromEnv`). */
-  modelApiKey: string;
+  /** ClawRun's model gateway root (`<public URL>/api/model`): the config sends model calls there. */
+  gatewayUrl: string;
   /**
    * The gateway's bearer token for one sandbox (derived from CLAWRUN_SECRET and the sandbox
    * id, never stored): in that daemon's environment and on every delivery to it.
@@ -75,7 +76,11 @@ export class OpenClawAgent implements Agent {
 
   async files(): Promise<SandboxFile[]> {
     // Rewritten at every start: a wake may listen on another port or use a changed model.
-    const config = openclawConfigFile({ model: this.o.model, port: this.o.port });
+    const config = openclawConfigFile({
+      model: this.o.model,
+      port: this.o.port,
+      gatewayUrl: this.o.gatewayUrl,
+    });
     const tool = openclawTool(
       this.o.npmCacheDir === undefined ? {} : { npmCacheDir: this.o.npmCacheDir },
     );
@@ -109,12 +114,14 @@ export class OpenClawAgent implements Agent {
     };
   }
 
-  /** The model key and this sandbox's gateway token (the config's SecretRefs). */
+  /** This sandbox's gateway token (the config's SecretRef). */
   sandboxEnv(sandboxId: string): Record<string, string> {
-    return openclawSecretEnv({
-      modelApiKey: this.o.modelApiKey,
-      gatewayToken: this.o.gatewayToken(sandboxId),
-    });
+    return openclawTokenEnv(this.o.gatewayToken(sandboxId));
+  }
+
+  /** This boot's model credential (the config's SecretRef for the provider's key). */
+  modelEnv(credential: string): Record<string, string> {
+    return openclawModelEnv(credential);
   }
 
   deliver(

@@ -7,23 +7,31 @@ import {
   ZEROCLAW_CONFIG_PATH,
   zeroclawConfigFile,
   zeroclawConfigToml,
-  zeroclawDaemonEnv,
   zeroclawKeyEnv,
+  zeroclawModelEnv,
 } from "./config-file";
 
-const base = { port: 3000, gatewayToken: "tok-secret-123", requestTimeoutSecs: 300 };
+/** ClawRun's model gateway root as the agent is given it (`<public URL>/api/model`). */
+const GATEWAY = "https://claw.example.com/api/model";
+const base = {
+  port: 3000,
+  gatewayToken: "tok-secret-123",
+  requestTimeoutSecs: 300,
+  gatewayUrl: GATEWAY,
+};
 
 describe("zeroclawConfigToml", () => {
   it.each<[ModelChoice, string, Record<string, unknown>]>([
     [
       { provider: "openai", model: "gpt-5.5", apiKey: { fromEnv: "OPENAI_API_KEY" } },
       "openai",
-      { model: "gpt-5.5" },
+      { model: "gpt-5.5", uri: `${GATEWAY}/v1` },
     ],
     [
       { provider: "anthropic", model: "claude-sonnet-4-6", apiKey: { fromEnv: "K" } },
+      // ZeroClaw's Anthropic provider adds /v1/messages itself.
       "anthropic",
-      { model: "claude-sonnet-4-6" },
+      { model: "claude-sonnet-4-6", uri: GATEWAY },
     ],
     [
       {
@@ -32,8 +40,9 @@ describe("zeroclawConfigToml", () => {
         model: 'odd "model"',
         apiKey: { fromEnv: "K" },
       },
+      // The endpoint's own URL stays in ClawRun: the gateway forwards to it.
       "custom",
-      { model: 'odd "model"', uri: "http://127.0.0.1:4000/v1" },
+      { model: 'odd "model"', uri: `${GATEWAY}/v1` },
     ],
   ])("%j -> providers.models.%s.clawrun", (model, family, entry) => {
     const parsed = parse(zeroclawConfigToml({ ...base, model }));
@@ -74,12 +83,11 @@ describe("zeroclawConfigToml", () => {
 });
 
 describe("zeroclaw daemon environment", () => {
-  it("points ZeroClaw at the sandbox config and hands the key through its schema-mirror variable", () => {
+  it("hands the sandbox's model credential through its schema-mirror variable", () => {
     const model: ModelChoice = { provider: "anthropic", model: "m", apiKey: { fromEnv: "X" } };
     expect(zeroclawKeyEnv(model)).toBe("ZEROCLAW_providers__models__anthropic__clawrun__api_key");
-    expect(zeroclawDaemonEnv(model, "/sbx", "sk-1")).toEqual({
-      ZEROCLAW_CONFIG_DIR: "/sbx/.zeroclaw",
-      ZEROCLAW_providers__models__anthropic__clawrun__api_key: "sk-1",
+    expect(zeroclawModelEnv(model, "crm_cred")).toEqual({
+      ZEROCLAW_providers__models__anthropic__clawrun__api_key: "crm_cred",
     });
   });
 });

@@ -5,8 +5,10 @@ import type { ModelChoice } from "../model-choice";
  * ZeroClaw's config file, written by ClawRun into the sandbox (docs/agents/zeroclaw.md).
  * ZeroClaw reads TOML from `$ZEROCLAW_CONFIG_DIR/config.toml`, by default
  * `~/.zeroclaw/config.toml`; schema version 3 keeps providers, agents and profiles in named
- * tables. Nothing secret is written: the model key reaches ZeroClaw through its schema-mirror
- * environment override, and the gateway token only as its SHA-256 hash.
+ * tables. Nothing secret is written: every provider entry points at ClawRun's model gateway,
+ * the sandbox's model credential reaches ZeroClaw through its schema-mirror environment
+ * override (the provider's real key never enters the sandbox), and the gateway token is
+ * written only as its SHA-256 hash.
  */
 export const ZEROCLAW_CONFIG_DIR = ".zeroclaw";
 export const ZEROCLAW_CONFIG_PATH = `${ZEROCLAW_CONFIG_DIR}/config.toml`;
@@ -21,7 +23,10 @@ export const ZEROCLAW_FAMILIES = {
   "openai-compatible": "custom",
 } as const;
 
-/** `ZEROCLAW_<dotted path with __>` sets `providers.models.<family>.<alias>.api_key` at start-up. */
+/**
+ * `ZEROCLAW_<dotted path with __>` sets `providers.models.<family>.<alias>.api_key` at start-up
+ * (docs/book/src/reference/env-vars.md): it carries the sandbox's model credential.
+ */
 export function zeroclawKeyEnv(model: ModelChoice): string {
   return `ZEROCLAW_providers__models__${ZEROCLAW_FAMILIES[model.provider]}__${ZEROCLAW_ALIAS}__api_key`;
 }
@@ -39,10 +44,24 @@ function str(value: string): string {
 export interface ZeroClawConfigInput {
   model: ModelChoice;
   port: number;
+  /** ClawRun's model gateway root (`<public URL>/api/model`), where every model call goes. */
+  gatewayUrl: string;
   /** The per-sandbox bearer token ClawRun will send (only its hash is written). */
   gatewayToken: string;
   /** How long one webhook request may run; ZeroClaw's own default is 30 s. */
   requestTimeoutSecs: number;
+}
+
+/**
+ * Pure: the `uri` of the provider entry: ClawRun's model gateway, in the form each family
+ * appends its path to. ZeroClaw's Anthropic provider adds `/v1/messages` to its base URL,
+ * the OpenAI and custom (OpenAI-compatible) ones add `/chat/completions` to a URL ending at
+ * `/v1` (v0.8.3: crates/zeroclaw-providers/src/anthropic.rs, openai.rs; `uri` overrides the
+ * family's endpoint, docs/book/src/providers/configuration.md).
+ */
+export function zeroclawModelUri(model: ModelChoice, gatewayUrl: string): string {
+  const root = gatewayUrl.replace(/\/+$/, "");
+  return model.provider === "anthropic" ? root : `${root}/v1`;
 }
 
 /** Pure: clawrun.json's ZeroClaw choices -> the contents of `config.toml`. */
@@ -51,15 +70,14 @@ export function zeroclawConfigToml(input: ZeroClawConfigInput): string {
   const provider = [
     `[providers.models.${family}.${ZEROCLAW_ALIAS}]`,
     `model = ${str(input.model.model)}`,
+    `uri = ${str(zeroclawModelUri(input.model, input.gatewayUrl))}`,
   ];
-  if (input.model.provider === "openai-compatible")
-    provider.push(`uri = ${str(input.model.baseUrl)}`);
   return [
     "# Written by ClawRun; rewritten at every start.",
     "schema_version = 3",
     "",
     ...provider,
-    `# api_key comes from ${zeroclawKeyEnv(input.model)} in the daemon environment.`,
+    `# api_key: the sandbox's ClawRun credential, from ${zeroclawKeyEnv(input.model)} in the daemon environment.`,
     "",
     `[agents.${ZEROCLAW_ALIAS}]`,
     "enabled = true",
@@ -86,14 +104,7 @@ export function zeroclawConfigFile(input: ZeroClawConfigInput): { path: string; 
   return { path: ZEROCLAW_CONFIG_PATH, content: zeroclawConfigToml(input) };
 }
 
-/** The daemon environment for the config: where the config lives and the model key. */
-export function zeroclawDaemonEnv(
-  model: ModelChoice,
-  sandboxRoot: string,
-  modelApiKey: string,
-): Record<string, string> {
-  return {
-    ZEROCLAW_CONFIG_DIR: `${sandboxRoot}/${ZEROCLAW_CONFIG_DIR}`,
-    [zeroclawKeyEnv(model)]: modelApiKey,
-  };
+/** The daemon variable carrying the sandbox's model credential as the provider entry's key. */
+export function zeroclawModelEnv(model: ModelChoice, credential: string): Record<string, string> {
+  return { [zeroclawKeyEnv(model)]: credential };
 }

@@ -1,4 +1,4 @@
-import { resolveModelKey, toModelChoice } from "../model-choice";
+import { requireGatewayUrl, resolveModelKey, toModelChoice } from "../model-choice";
 import type { AgentModule } from "../types";
 import { type ZeroClawAgentConfig, zeroclawConfigSchema } from "./config";
 import { ZeroClawAgent } from "./zeroclaw-agent";
@@ -10,11 +10,14 @@ export const zeroclawAgent: AgentModule<ZeroClawAgentConfig> = {
   configSchema: zeroclawConfigSchema,
   create: (config, ctx) => {
     const model = toModelChoice(config);
+    // Checked here so an unset key fails at start; the key itself stays in ClawRun, whose
+    // model gateway uses it (docs/model-gateway.md).
+    resolveModelKey(model, ctx.passthrough);
     return new ZeroClawAgent({
       model,
       port: config.port,
       deliveryTimeoutMs: config.deliveryTimeoutMs,
-      modelApiKey: resolveModelKey(model, ctx.passthrough),
+      gatewayUrl: requireGatewayUrl(ctx.modelGatewayUrl),
       gatewayToken: ctx.deriveSecret("zeroclaw/gateway-token"),
       env: ctx.env,
     });

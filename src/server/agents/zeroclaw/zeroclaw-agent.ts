@@ -9,7 +9,12 @@ import type {
   DaemonTransport,
   DeliveryResult,
 } from "../types";
-import { ZEROCLAW_CONFIG_DIR, zeroclawConfigFile, zeroclawKeyEnv } from "./config-file";
+import {
+  ZEROCLAW_CONFIG_DIR,
+  zeroclawConfigFile,
+  zeroclawKeyEnv,
+  zeroclawModelEnv,
+} from "./config-file";
 import { deliverToZeroClaw } from "./delivery";
 import { probeZeroClaw } from "./health";
 import {
@@ -29,8 +34,8 @@ export interface ZeroClawAgentOptions {
   model: ModelChoice;
   port: number;
   deliveryTimeoutMs: number;
-  /** The model provider's key (resolved from `apiKey.fromEnv`). */
-  modelApiKey: string;
+  /** ClawRun's model gateway root (`<public URL>/api/model`): the config sends model calls there. */
+  gatewayUrl: string;
   /** The gateway's bearer token (only its hash is written to the config file). */
   gatewayToken: string;
   /** The user's `agent.env`, resolved. */
@@ -56,6 +61,7 @@ export class ZeroClawAgent implements Agent {
     const config = zeroclawConfigFile({
       model: this.o.model,
       port: this.o.port,
+      gatewayUrl: this.o.gatewayUrl,
       gatewayToken: this.o.gatewayToken,
       // The gateway must not cut a turn shorter than ClawRun waits for it.
       requestTimeoutSecs: Math.ceil(this.deliveryTimeoutMs / 1000),
@@ -80,9 +86,14 @@ export class ZeroClawAgent implements Agent {
     return {
       command: "sh",
       args: [launcherPath(this.name), "{PORT}", "{HOST}"],
-      env: { ...this.o.env, [zeroclawKeyEnv(this.o.model)]: this.o.modelApiKey },
+      env: { ...this.o.env },
       port: this.o.port,
     };
+  }
+
+  /** This boot's model credential, as the provider entry's key (ZeroClaw's env override). */
+  modelEnv(credential: string): Record<string, string> {
+    return zeroclawModelEnv(this.o.model, credential);
   }
 
   deliver(
