@@ -8,6 +8,12 @@ export const DOOR_ROUTES = {
   logs: "/logs",
   /** `/daemon/<path>` is forwarded to `<path>` on the daemon's loopback port. */
   daemonPrefix: "/daemon",
+  /**
+   * `/control/<path>`: forwarded to `<path>` on the daemon like `/daemon`, for ClawRun's own
+   * calls (asking the agent's consent to sleep, resuming it): never activity, never an open
+   * delivery, never journaled, so asking "may I sleep?" does not keep the agent awake.
+   */
+  controlPrefix: "/control",
 } as const;
 
 /** The daemon binds this host only: nothing outside the sandbox reaches it except through the door. */

@@ -42,7 +42,8 @@ export const DEFAULT_LOG_TAIL_BYTES = 64 * 1024;
 
 /**
  * The sandbox's only door (docs/sidecar.md, "The door"): `GET /health`, `GET /logs?tail=`,
- * and `/daemon/<path>` forwarded to the daemon on loopback. Every request is checked against
+ * and `/daemon/<path>` (deliveries) or `/control/<path>` (ClawRun's own calls) forwarded to
+ * the daemon on loopback. Every request is checked against
  * the per-sandbox secret first (method, path and body are signed); anything unsigned, forged
  * or stale is a 401 naming the header, before the body is even read when headers are missing.
  * Binds 0.0.0.0 on Vercel, where the platform routes the sandbox's exposed port to it from
@@ -97,9 +98,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
 
   const url = new URL(target, "http://door");
   const path = url.pathname;
-  if (path === DOOR_ROUTES.daemonPrefix || path.startsWith(`${DOOR_ROUTES.daemonPrefix}/`)) {
-    const rest = target.slice(DOOR_ROUTES.daemonPrefix.length);
-    const delivery = method !== "GET" && method !== "HEAD";
+  const control = underPrefix(path, DOOR_ROUTES.controlPrefix);
+  if (control || underPrefix(path, DOOR_ROUTES.daemonPrefix)) {
+    const prefix = control ? DOOR_ROUTES.controlPrefix : DOOR_ROUTES.daemonPrefix;
+    const rest = target.slice(prefix.length);
+    // ClawRun's own calls (control) are not the agent's work: they must not keep it awake.
+    const delivery = !control && method !== "GET" && method !== "HEAD";
     const messageId = delivery ? headerValue(req, DELIVERY_ID_HEADER) : null;
     const journal = messageId ? opts.journal : undefined;
     const known = messageId ? journal?.get(messageId) : undefined;
@@ -169,7 +173,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
     res,
     404,
     DOOR_ERRORS.notFound,
-    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes> and ${DOOR_ROUTES.daemonPrefix}/<path>`,
+    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes>, ${DOOR_ROUTES.daemonPrefix}/<path> and ${DOOR_ROUTES.controlPrefix}/<path>`,
   );
 }
 
@@ -181,6 +185,10 @@ export function parseTail(raw: string | null): number | string {
     return `query parameter "tail": expected a number of bytes from 1 to ${DOOR_MAX_LOG_TAIL_BYTES}, got ${JSON.stringify(raw)}`;
   }
   return n;
+}
+
+function underPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 function onlyGet(method: string, path: string, res: ServerResponse): boolean {

@@ -1,4 +1,3 @@
-import type { DaemonTransport } from "../agents/types";
 import { heartbeatSecret } from "../auth/derive-key";
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { commandModelEnv } from "../model-gateway/agent-model";
@@ -9,7 +8,7 @@ import { type LifecycleDeps, startupBudgetMs } from "./deps";
 import { type HealthOutcome, waitForHealth } from "./health-wait";
 import type { HeldLock } from "./lifecycle-lock";
 import { launchSidecar, provisionFiles } from "./provisioning";
-import { sidecarClient } from "./sidecar-client";
+import { type SidecarClient, sidecarClient } from "./sidecar-client";
 import type { StateCell } from "./state-cell";
 
 /**
@@ -83,14 +82,15 @@ export async function bringUp(
  */
 function agentReadiness(
   agent: LifecycleDeps["agent"],
-  door: DaemonTransport,
+  door: SidecarClient,
 ): ((signal: AbortSignal) => Promise<boolean>) | undefined {
   if (!agent.ready && !agent.resumeAfterWake) return undefined;
   let resumed = false;
   return async (signal) => {
     if (!resumed && agent.resumeAfterWake) {
       resumed = true;
-      await agent.resumeAfterWake(door, signal).catch(() => undefined);
+      // ClawRun's own call: not activity (the control route).
+      await agent.resumeAfterWake(door.control(), signal).catch(() => undefined);
     }
     return agent.ready ? agent.ready(door, signal) : true;
   };

@@ -72,9 +72,29 @@ export class SidecarClient implements DaemonTransport {
   }
 
   /** DaemonTransport: `path` on the daemon, through the door's `/daemon` route. */
-  async fetch(path: string, init: DaemonRequestInit = {}): Promise<Response> {
+  fetch(path: string, init: DaemonRequestInit = {}): Promise<Response> {
+    return this.toDaemon(DOOR_ROUTES.daemonPrefix, path, init);
+  }
+
+  /**
+   * The same daemon through the door's `/control` route: for ClawRun's own calls (the agent's
+   * consent to sleep, its resume), which the sidecar never counts as the agent's activity.
+   */
+  control(): DaemonTransport {
+    return {
+      label: this.label,
+      sandboxId: this.sandboxId,
+      fetch: (path, init) => this.toDaemon(DOOR_ROUTES.controlPrefix, path, init),
+    };
+  }
+
+  private async toDaemon(
+    prefix: string,
+    path: string,
+    init: DaemonRequestInit = {},
+  ): Promise<Response> {
     if (!path.startsWith("/")) throw new Error(`daemon path must start with "/", got "${path}"`);
-    const res = await this.request(`${DOOR_ROUTES.daemonPrefix}${path}`, init);
+    const res = await this.request(`${prefix}${path}`, init);
     const code = res.headers.get(DOOR_ERROR_HEADER);
     if (code !== null && NOT_THROUGH.includes(code)) {
       const text = await res.text().catch(() => "");
