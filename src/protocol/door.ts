@@ -14,6 +14,11 @@ export const DOOR_ROUTES = {
    * delivery, never journaled, so asking "may I sleep?" does not keep the agent awake.
    */
   controlPrefix: "/control",
+  /**
+   * `POST /gateway-rpc`: one request over the daemon's WebSocket in OpenClaw's gateway frames
+   * (src/protocol/gateway-rpc.ts); ClawRun's own call, never activity.
+   */
+  gatewayRpc: "/gateway-rpc",
 } as const;
 
 /** The daemon binds this host only: nothing outside the sandbox reaches it except through the door. */
@@ -34,6 +39,8 @@ export const DOOR_ERRORS = {
   notFound: "not_found",
   methodNotAllowed: "method_not_allowed",
   badRequest: "bad_request",
+  /** 504: `/gateway-rpc` reached the daemon but the exchange broke or ran out of time. */
+  gatewayRpcFailed: "gateway_rpc_failed",
 } as const;
 
 /**
