@@ -98,6 +98,10 @@ it("sleeps only when the agent agrees (busy keeps it running), and resumes it on
   expect(calls(root)).toEqual(["gateway.suspend.resume", "gateway.suspend.prepare"]);
 
   expect((await harness.manager.sleep("test")).status).toBe("sleeping");
+  // The agent's word is kept with the sleep.
+  expect((await harness.events("status.snapshotting"))[0]?.details).toMatchObject({
+    consent: "the agent agreed to sleep",
+  });
 
   expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
     "running",
