@@ -8,6 +8,17 @@ export const DOOR_ROUTES = {
   logs: "/logs",
   /** `/daemon/<path>` is forwarded to `<path>` on the daemon's loopback port. */
   daemonPrefix: "/daemon",
+  /**
+   * `/control/<path>`: forwarded to `<path>` on the daemon like `/daemon`, for ClawRun's own
+   * calls (asking the agent's consent to sleep, resuming it): never activity, never an open
+   * delivery, never journaled, so asking "may I sleep?" does not keep the agent awake.
+   */
+  controlPrefix: "/control",
+  /**
+   * `POST /gateway-rpc`: one request over the daemon's WebSocket in OpenClaw's gateway frames
+   * (src/protocol/gateway-rpc.ts); ClawRun's own call, never activity.
+   */
+  gatewayRpc: "/gateway-rpc",
 } as const;
 
 /** The daemon binds this host only: nothing outside the sandbox reaches it except through the door. */
@@ -28,6 +39,8 @@ export const DOOR_ERRORS = {
   notFound: "not_found",
   methodNotAllowed: "method_not_allowed",
   badRequest: "bad_request",
+  /** 504: `/gateway-rpc` reached the daemon but the exchange broke or ran out of time. */
+  gatewayRpcFailed: "gateway_rpc_failed",
 } as const;
 
 /**

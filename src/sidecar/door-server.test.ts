@@ -10,7 +10,16 @@ import { DELIVERY_ID_HEADER, DOOR_ERROR_HEADER, DOOR_REPLAYED_HEADER } from "../
 import { doorSignatureHeaders } from "../protocol/signing";
 import { forwardableHeaders } from "./daemon-proxy";
 import { parseTail } from "./door-server";
+import { OpenDeliveries } from "./open-deliveries";
 import { ReplyJournal } from "./reply-journal";
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 interface Seen {
   method: string;
@@ -174,6 +183,38 @@ describe("forwarding to the daemon", () => {
     await (await d.client.fetch("/readyz")).text();
     expect(d.deliveries).toBe(0);
     await (await d.client.fetch("/message", { method: "POST", body: "x" })).text();
+    expect(d.deliveries).toBe(2);
+  });
+
+  it("forwards ClawRun's own POSTs (/control) without counting them as activity, an open delivery or a journaled answer", async () => {
+    let release: () => void = () => undefined;
+    const dm = await daemon((req, res) => {
+      const answer = () =>
+        res.writeHead(200, { "content-type": "application/json" }).end('{"status":"busy"}');
+      if (req.url === "/slow") release = answer;
+      else answer();
+    });
+    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const open = new OpenDeliveries();
+    const d = await door(dm.url, { journal: new ReplyJournal({ path }), openDeliveries: open });
+    const ask = () =>
+      d.client
+        .control()
+        .fetch("/rpc", { method: "POST", body: "{}", headers: { [DELIVERY_ID_HEADER]: "c1" } });
+    expect(await (await ask()).json()).toEqual({ status: "busy" });
+    expect(await (await ask()).json()).toEqual({ status: "busy" });
+    // Both reached the daemon (no journal replay), as /rpc: the prefix is the door's.
+    expect(dm.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /rpc", "POST /rpc"]);
+    expect(d.deliveries).toBe(0);
+    expect(new ReplyJournal({ path }).get("c1")).toBeUndefined();
+    // While one is being answered, no delivery is open (the heartbeat's openDeliverySince).
+    const slow = d.client.control().fetch("/slow", { method: "POST", body: "{}" });
+    await until(() => dm.seen.length === 3);
+    expect(open.oldestSince()).toBeNull();
+    release();
+    expect((await slow).status).toBe(200);
+    // The same POST through /daemon is a delivery, for contrast.
+    await (await d.client.fetch("/rpc", { method: "POST", body: "{}" })).text();
     expect(d.deliveries).toBe(2);
   });
 

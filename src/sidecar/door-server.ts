@@ -7,6 +7,7 @@ import {
   DOOR_REPLAYED_HEADER,
   DOOR_ROUTES,
 } from "../protocol/door";
+import { parseGatewayRpcRequest } from "../protocol/gateway-rpc";
 import type { SidecarHealth } from "../protocol/health";
 import {
   DOOR_VERIFY_FAILURE_MESSAGES,
@@ -15,10 +16,12 @@ import {
   verifyDoorRequest,
 } from "../protocol/signing";
 import { forwardToDaemon } from "./daemon-proxy";
+import { gatewayRpc } from "./gateway-rpc";
 import { sendError, sendJson } from "./http-reply";
 import { readLogTail } from "./log-tail";
 import type { OpenDeliveries } from "./open-deliveries";
 import type { ReplyJournal } from "./reply-journal";
+import { WebSocketUnreachableError } from "./ws-client";
 
 export interface DoorOptions {
   /** The per-sandbox secret every request must be signed with. */
@@ -42,7 +45,8 @@ export const DEFAULT_LOG_TAIL_BYTES = 64 * 1024;
 
 /**
  * The sandbox's only door (docs/sidecar.md, "The door"): `GET /health`, `GET /logs?tail=`,
- * and `/daemon/<path>` forwarded to the daemon on loopback. Every request is checked against
+ * and `/daemon/<path>` (deliveries) or `/control/<path>` (ClawRun's own calls) forwarded to
+ * the daemon on loopback. Every request is checked against
  * the per-sandbox secret first (method, path and body are signed); anything unsigned, forged
  * or stale is a 401 naming the header, before the body is even read when headers are missing.
  * Binds 0.0.0.0 on Vercel, where the platform routes the sandbox's exposed port to it from
@@ -97,9 +101,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
 
   const url = new URL(target, "http://door");
   const path = url.pathname;
-  if (path === DOOR_ROUTES.daemonPrefix || path.startsWith(`${DOOR_ROUTES.daemonPrefix}/`)) {
-    const rest = target.slice(DOOR_ROUTES.daemonPrefix.length);
-    const delivery = method !== "GET" && method !== "HEAD";
+  const control = underPrefix(path, DOOR_ROUTES.controlPrefix);
+  if (control || underPrefix(path, DOOR_ROUTES.daemonPrefix)) {
+    const prefix = control ? DOOR_ROUTES.controlPrefix : DOOR_ROUTES.daemonPrefix;
+    const rest = target.slice(prefix.length);
+    // ClawRun's own calls (control) are not the agent's work: they must not keep it awake.
+    const delivery = !control && method !== "GET" && method !== "HEAD";
     const messageId = delivery ? headerValue(req, DELIVERY_ID_HEADER) : null;
     const journal = messageId ? opts.journal : undefined;
     const known = messageId ? journal?.get(messageId) : undefined;
@@ -144,6 +151,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
     });
     return;
   }
+  if (path === DOOR_ROUTES.gatewayRpc) {
+    if (method !== "POST") {
+      sendError(res, 405, DOOR_ERRORS.methodNotAllowed, `${method} ${path}: use POST`, {
+        allow: "POST",
+      });
+      return;
+    }
+    await answerGatewayRpc(res, opts.daemon, body);
+    return;
+  }
   if (path === DOOR_ROUTES.health) {
     if (!onlyGet(method, path, res)) return;
     sendJson(res, 200, opts.getHealth());
@@ -169,7 +186,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
     res,
     404,
     DOOR_ERRORS.notFound,
-    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes> and ${DOOR_ROUTES.daemonPrefix}/<path>`,
+    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes>, ${DOOR_ROUTES.daemonPrefix}/<path>, ${DOOR_ROUTES.controlPrefix}/<path> and POST ${DOOR_ROUTES.gatewayRpc}`,
   );
 }
 
@@ -181,6 +198,37 @@ export function parseTail(raw: string | null): number | string {
     return `query parameter "tail": expected a number of bytes from 1 to ${DOOR_MAX_LOG_TAIL_BYTES}, got ${JSON.stringify(raw)}`;
   }
   return n;
+}
+
+/** `POST /gateway-rpc`: ClawRun's own call over the daemon's WebSocket (never activity). */
+async function answerGatewayRpc(
+  res: ServerResponse,
+  daemon: { host: string; port: number },
+  body: Buffer,
+): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString("utf8"));
+  } catch {
+    sendError(res, 400, DOOR_ERRORS.badRequest, "the body is not JSON");
+    return;
+  }
+  const call = parseGatewayRpcRequest(json);
+  if (!call.ok) {
+    sendError(res, 400, DOOR_ERRORS.badRequest, call.error);
+    return;
+  }
+  try {
+    sendJson(res, 200, await gatewayRpc(daemon, call.value));
+  } catch (err) {
+    if (err instanceof WebSocketUnreachableError)
+      sendError(res, 502, DOOR_ERRORS.daemonUnreachable, `daemon unreachable: ${err.message}`);
+    else sendError(res, 504, DOOR_ERRORS.gatewayRpcFailed, (err as Error).message);
+  }
+}
+
+function underPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 function onlyGet(method: string, path: string, res: ServerResponse): boolean {

@@ -98,6 +98,10 @@ it("sleeps only when the agent agrees (busy keeps it running), and resumes it on
   expect(calls(root)).toEqual(["gateway.suspend.resume", "gateway.suspend.prepare"]);
 
   expect((await harness.manager.sleep("test")).status).toBe("sleeping");
+  // The agent's word is kept with the sleep.
+  expect((await harness.events("status.snapshotting"))[0]?.details).toMatchObject({
+    consent: "the agent agreed to sleep",
+  });
 
   expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
     "running",
@@ -160,4 +164,35 @@ it("a snapshot that fails after the agent agreed resumes it with its suspensionI
     "gateway.suspend.prepare",
     "gateway.suspend.resume s-1",
   ]);
+}, 90_000);
+
+/** A daemon that is always busy and writes nothing: only the door could count its calls. */
+const alwaysBusy = `
+require("http").createServer((q, s) => {
+  q.resume(); q.on("end", () => {
+    s.setHeader("content-type", "application/json");
+    s.end(JSON.stringify({ status: "busy", retryAfterMs: 20000 }));
+  });
+}).listen(process.env.PORT);`;
+
+it("asking the agent to sleep is not its activity: the idle clock does not move", async () => {
+  const agent: Agent = {
+    ...suspendAgent,
+    daemon: () => ({ command: "node", args: ["-e", alwaysBusy], env: {}, port: 3000 }),
+  };
+  h = await lifecycleHarness({ agent });
+  const harness = h;
+  expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
+    "running",
+  );
+  const sandboxId = (await harness.status()).sandboxId as string;
+  const lastChanged = async () => (await harness.store.heartbeats.get(sandboxId))?.lastChangedAt;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await pause(1_000); // a few heartbeats (300 ms apart) after the start settled
+  const before = await lastChanged();
+  expect(before).toEqual(expect.any(Number));
+  for (let i = 0; i < 3; i++)
+    expect((await harness.manager.sleep("test")).status).not.toBe("sleeping");
+  await pause(1_000);
+  expect(await lastChanged()).toBe(before);
 }, 90_000);

@@ -7,6 +7,7 @@ import { afterEach } from "vitest";
 import type { SidecarHealth } from "../../src/protocol/health";
 import { SidecarClient } from "../../src/server/door/sidecar-client";
 import { closeServer, createDoorServer, listen } from "../../src/sidecar/door-server";
+import type { OpenDeliveries } from "../../src/sidecar/open-deliveries";
 import type { ReplyJournal } from "../../src/sidecar/reply-journal";
 
 export const TEST_DOOR_SECRET = "door-secret-for-tests-0123456789";
@@ -41,6 +42,7 @@ export async function startTestDoor(
     maxBodyBytes?: number;
     logPath?: string;
     journal?: ReplyJournal;
+    openDeliveries?: OpenDeliveries;
   } = {},
 ): Promise<TestDoor> {
   const daemon = new URL(daemonUrl);
@@ -66,6 +68,7 @@ export async function startTestDoor(
     },
     maxBodyBytes: opts.maxBodyBytes,
     ...(opts.journal ? { journal: opts.journal } : {}),
+    ...(opts.openDeliveries ? { openDeliveries: opts.openDeliveries } : {}),
   });
   await listen(door.server, 0, "127.0.0.1");
   door.url = `http://127.0.0.1:${(door.server.address() as AddressInfo).port}`;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AgentConfigBase } from "../../config/schema";
 import type { AgentCronJob, AgentMessage } from "../../protocol/agent-message";
 import { ClawrunError } from "../../protocol/clawrun-error";
+import type { GatewayRpcAnswer, GatewayRpcRequest } from "../../protocol/gateway-rpc";
 import type { LayerRecipe } from "../layers/types";
 import type { SandboxFile } from "../providers/types";
 
@@ -36,6 +37,13 @@ export interface DaemonTransport {
    * not answer, refuses the request, or finds nothing listening) or when `signal` aborts.
    */
   fetch(path: string, init?: DaemonRequestInit): Promise<Response>;
+  /**
+   * One call over the daemon's WebSocket in OpenClaw's gateway frames (the door's
+   * `/gateway-rpc`; ClawRun's own call, never the agent's activity). Resolves with the gateway's
+   * answer or its refusal; rejects like `fetch` when the daemon cannot be reached, or when the
+   * exchange breaks. Absent where the transport has no such route.
+   */
+  gatewayRpc?(call: GatewayRpcRequest, signal?: AbortSignal): Promise<GatewayRpcAnswer>;
   /** Where it leads, for messages ("sandbox sbx_…'s daemon (through its door)"). */
   readonly label: string;
   /** The sandbox behind the door (per-sandbox secrets such as a gateway token). */

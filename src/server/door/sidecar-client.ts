@@ -1,6 +1,11 @@
 import { SANDBOX_PORTS } from "../../protocol/constants";
 import { heartbeatSecret } from "../../protocol/derive-key";
 import { DOOR_ERROR_HEADER, DOOR_ERRORS, DOOR_ROUTES } from "../../protocol/door";
+import {
+  type GatewayRpcAnswer,
+  type GatewayRpcRequest,
+  parseGatewayRpcAnswer,
+} from "../../protocol/gateway-rpc";
 import { parseSidecarHealth, type SidecarHealth } from "../../protocol/health";
 import { doorSignatureHeaders } from "../../protocol/signing";
 import type { DaemonRequestInit, DaemonTransport } from "../agents/types";
@@ -72,9 +77,57 @@ export class SidecarClient implements DaemonTransport {
   }
 
   /** DaemonTransport: `path` on the daemon, through the door's `/daemon` route. */
-  async fetch(path: string, init: DaemonRequestInit = {}): Promise<Response> {
+  fetch(path: string, init: DaemonRequestInit = {}): Promise<Response> {
+    return this.toDaemon(DOOR_ROUTES.daemonPrefix, path, init);
+  }
+
+  /**
+   * The same daemon through the door's `/control` route: for ClawRun's own calls (the agent's
+   * consent to sleep, its resume), which the sidecar never counts as the agent's activity.
+   */
+  control(): DaemonTransport {
+    return {
+      label: this.label,
+      sandboxId: this.sandboxId,
+      fetch: (path, init) => this.toDaemon(DOOR_ROUTES.controlPrefix, path, init),
+      gatewayRpc: (call, signal) => this.gatewayRpc(call, signal),
+    };
+  }
+
+  /** DaemonTransport: `POST /gateway-rpc`, one call over the daemon's WebSocket. */
+  async gatewayRpc(call: GatewayRpcRequest, signal?: AbortSignal): Promise<GatewayRpcAnswer> {
+    const res = await this.request(DOOR_ROUTES.gatewayRpc, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(call),
+      ...(signal ? { signal } : {}),
+    });
+    const text = await res.text();
+    const code = res.headers.get(DOOR_ERROR_HEADER);
+    if (code !== null) {
+      const message = `sandbox ${this.sandbox.id}'s door answered ${res.status} ${code}: ${errorMessage(text)}`;
+      if (NOT_THROUGH.includes(code)) throw new DoorUnreachableError(message, code);
+      throw new Error(message);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = parseGatewayRpcAnswer(json);
+    if (!parsed.ok)
+      throw new Error(`gateway RPC answer did not match the protocol (${parsed.error})`);
+    return parsed.value;
+  }
+
+  private async toDaemon(
+    prefix: string,
+    path: string,
+    init: DaemonRequestInit = {},
+  ): Promise<Response> {
     if (!path.startsWith("/")) throw new Error(`daemon path must start with "/", got "${path}"`);
-    const res = await this.request(`${DOOR_ROUTES.daemonPrefix}${path}`, init);
+    const res = await this.request(`${prefix}${path}`, init);
     const code = res.headers.get(DOOR_ERROR_HEADER);
     if (code !== null && NOT_THROUGH.includes(code)) {
       const text = await res.text().catch(() => "");

@@ -52,6 +52,13 @@ export interface LayerStore {
   /** The boot record of `key` (an instance's agent). */
   readBoots(key: string): Promise<LayerBootRecord>;
   writeBoots(key: string, record: LayerBootRecord): Promise<void>;
+  /** Deletes old versions of the layer `current` (keeping it and the previous one). */
+  prune?(current: string): Promise<PrunedLayers>;
+}
+
+export interface PrunedLayers {
+  removed: string[];
+  kept: string[];
 }
 
 export class LayerBuildError extends Error {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readlinkSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -96,6 +96,50 @@ describe("the agent layer in a start (local provider)", () => {
     wanted = recipe("4");
     s = await start();
     expect(s.version).toBe("4");
+  });
+
+  it("after a good boot, keeps the current and the previous version and removes older ones, never one a live sandbox mounts", async () => {
+    const pd = {
+      ...deps,
+      agent: { name: "pruner", layer: () => wanted },
+      config: { instance: { name: "prune" } },
+    } as typeof deps;
+    const layersDir = join(stateDir, "layers");
+    const version = (v: string): LayerRecipe => ({ ...recipe(v), name: "prunable" });
+    /** Starts on `v`, records a good boot, and returns the sandbox (stopped unless `keep`). */
+    const boot = async (v: string, keep = false) => {
+      wanted = version(v);
+      const sandbox = await provider.create({ timeoutMs: 60_000, ports: [3001] });
+      sandboxes.push(sandbox);
+      const layer = await mountAgentLayer(pd, sandbox, {});
+      if (!layer) throw new Error("no layer mounted");
+      if (!keep) await sandbox.stop(); // asleep: its snapshot holds only a link, no claim
+      await recordLayerBoot(pd, sandbox.id, layer, true);
+      return layer.id;
+    };
+    const onDisk = () =>
+      readdirSync(layersDir).filter((n) => n.startsWith("prunable-") && !n.includes("."));
+    events.splice(0);
+    const v1 = await boot("p1");
+    const v2 = await boot("p2", true); // stays running on v2
+    expect(events.filter((e) => e.type === "layer.pruned")).toEqual([]);
+    const v3 = await boot("p3");
+    const first = events.filter((e) => e.type === "layer.pruned");
+    expect(first).toHaveLength(1);
+    expect(first[0]?.details).toMatchObject({ removed: [v1], current: v3 });
+    expect(onDisk().sort()).toEqual([v2, v3].sort());
+    const v4 = await boot("p4");
+    // v2 is older than the previous version (v3) but a live sandbox links to it: kept.
+    expect(onDisk().sort()).toEqual([v2, v3, v4].sort());
+    for (const s of sandboxes) await s.stop().catch(() => undefined);
+    events.splice(0);
+    const v5 = await boot("p5");
+    expect(onDisk().sort()).toEqual([v4, v5].sort());
+    expect(events.find((e) => e.type === "layer.pruned")?.details).toMatchObject({
+      removed: expect.arrayContaining([v2, v3]),
+    });
+    // The other agent's layers (name "demo") were not touched.
+    expect(readdirSync(layersDir).some((n) => n.startsWith("demo-"))).toBe(true);
   });
 
   it("with no previous layer, a failed build fails the start with the reason", async () => {

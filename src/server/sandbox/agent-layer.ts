@@ -98,6 +98,7 @@ export async function recordLayerBoot(
   const key = bootKey(d);
   const next = recordBoot(await store.readBoots(key), layer, ok);
   await store.writeBoots(key, next.record);
+  if (ok) await pruneLayers(d, sandboxId, layer.id);
   if (next.rollbackTo !== null) {
     await recordEvent(d, {
       type: "layer.boot-failed",
@@ -106,5 +107,25 @@ export async function recordLayerBoot(
       message: `the agent did not start on layer ${layer.id}; the next start rolls back to layer ${next.rollbackTo}`,
       details: { layerId: layer.id, rollbackTo: next.rollbackTo },
     });
+  }
+}
+
+/**
+ * After a good boot: old versions of this layer go (the current and the previous one stay, for
+ * a rollback). Never fails the start: a layer left behind only costs disk.
+ */
+async function pruneLayers(d: Deps, sandboxId: string, current: string): Promise<void> {
+  try {
+    const pruned = await d.provider.layers?.prune?.(current);
+    if (!pruned || pruned.removed.length === 0) return;
+    await recordEvent(d, {
+      type: "layer.pruned",
+      level: "info",
+      sandboxId,
+      message: `removed ${pruned.removed.length} old agent layer(s): ${pruned.removed.join(", ")}; kept ${pruned.kept.join(", ")}`,
+      details: { removed: pruned.removed, kept: pruned.kept, current },
+    });
+  } catch (err) {
+    d.logger.warn({ err: errorMessage(err) }, "pruning old agent layers failed");
   }
 }

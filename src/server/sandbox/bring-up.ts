@@ -1,7 +1,6 @@
 import { heartbeatSecret } from "../../protocol/derive-key";
-import type { DaemonTransport } from "../agents/types";
 import type { InstanceState, Versioned } from "../domain/instance-state";
-import { sidecarClient } from "../door/sidecar-client";
+import { type SidecarClient, sidecarClient } from "../door/sidecar-client";
 import { agentModelOf, commandModelEnv } from "../model-gateway/agent-model";
 import { modelCredential } from "../model-gateway/credential";
 import type { ManagedSandbox } from "../providers/types";
@@ -83,14 +82,15 @@ export async function bringUp(
  */
 function agentReadiness(
   agent: LifecycleDeps["agent"],
-  door: DaemonTransport,
+  door: SidecarClient,
 ): ((signal: AbortSignal) => Promise<boolean>) | undefined {
   if (!agent.ready && !agent.resumeAfterWake) return undefined;
   let resumed = false;
   return async (signal) => {
     if (!resumed && agent.resumeAfterWake) {
       resumed = true;
-      await agent.resumeAfterWake(door, signal).catch(() => undefined);
+      // ClawRun's own call: not activity (the control route).
+      await agent.resumeAfterWake(door.control(), signal).catch(() => undefined);
     }
     return agent.ready ? agent.ready(door, signal) : true;
   };

@@ -15,7 +15,8 @@ export async function agentConsent(
 ): Promise<ConsentDecision | null> {
   const prepare = d.agent.prepareSleep?.bind(d.agent);
   if (!prepare) return null;
-  const door = sidecarClient(sandbox, d.masterSecret);
+  // ClawRun's own question: through the control route, so asking is not the agent's activity.
+  const door = sidecarClient(sandbox, d.masterSecret).control();
   const settings = policySettings(d);
   return askToSleep({
     prepare: (signal) => prepare(door, signal),
@@ -40,7 +41,11 @@ export async function resumeAgent(
   const resume = d.agent.resumeAfterWake?.bind(d.agent);
   if (!resume) return;
   try {
-    await resume(sidecarClient(sandbox, d.masterSecret), AbortSignal.timeout(10_000), suspensionId);
+    await resume(
+      sidecarClient(sandbox, d.masterSecret).control(),
+      AbortSignal.timeout(10_000),
+      suspensionId,
+    );
   } catch (err) {
     d.logger.warn({ err: (err as Error).message }, "resume after a failed snapshot failed");
   }

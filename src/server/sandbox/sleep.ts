@@ -50,7 +50,13 @@ export async function snapshotAndStop(
   }
 
   const t0 = d.clock();
-  cur = await cell.transition(cur, "snapshotting", {}, { reason });
+  // The agent's word on it stays in the event log (e.g. "the agent agreed to sleep").
+  cur = await cell.transition(
+    cur,
+    "snapshotting",
+    {},
+    { reason, ...(consent ? { details: { consent: consent.reason } } : {}) },
+  );
   // From here new messages queue in the inbox; deliveries already under way end first so
   // nothing reaches a daemon whose state is being captured (the loss window).
   await d.inbox.settle();

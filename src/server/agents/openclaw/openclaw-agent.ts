@@ -9,6 +9,7 @@ import type {
   AgentDescription,
   DaemonTransport,
   DeliveryResult,
+  SleepPrepareAnswer,
 } from "../types";
 import {
   GATEWAY_TOKEN_ENV,
@@ -28,6 +29,7 @@ import {
   openclawTool,
 } from "./install-tool";
 import { layerLauncherPrelude, openclawLayerRecipe } from "./layer";
+import { prepareOpenClawSleep, resumeOpenClaw } from "./suspend";
 
 /**
  * A first start installs Node and OpenClaw (~100 s here) and then starts the gateway (30-45 s
@@ -134,6 +136,20 @@ export class OpenClawAgent implements Agent {
 
   ready(door: DaemonTransport, signal: AbortSignal): Promise<boolean> {
     return probeOpenClawReady(door, signal);
+  }
+
+  /** OpenClaw's own consent (`gateway.suspend.prepare`, through the door's `/gateway-rpc`). */
+  prepareSleep(door: DaemonTransport, signal: AbortSignal): Promise<SleepPrepareAnswer> {
+    return prepareOpenClawSleep(door, this.o.gatewayToken(door.sandboxId), signal);
+  }
+
+  /** `gateway.suspend.resume` after a snapshot that did not happen; a restarted gateway holds none. */
+  resumeAfterWake(
+    door: DaemonTransport,
+    signal: AbortSignal,
+    suspensionId?: string,
+  ): Promise<void> {
+    return resumeOpenClaw(door, this.o.gatewayToken(door.sandboxId), signal, suspensionId);
   }
 
   describe(): AgentDescription {

@@ -1,10 +1,20 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { chmod, rename } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { layerId } from "../../layers/layer-id";
+import { type LayerOnDisk, layersToPrune } from "../../layers/prune-layers";
 import {
   type BuiltLayer,
   EMPTY_BOOT_RECORD,
@@ -12,6 +22,7 @@ import {
   LayerBuildError,
   type LayerRecipe,
   type LayerStore,
+  type PrunedLayers,
 } from "../../layers/types";
 import type { HostEnv } from "./commands";
 import {
@@ -57,6 +68,8 @@ const ERROR_TAIL_CHARS = 800;
 export interface LocalLayerStoreOptions {
   /** `<stateDir>/layers`. */
   dir: string;
+  /** Layer directories mounted by live sandboxes now: never pruned. */
+  mounted?: () => string[];
   /** PATH and locale of build commands; the server's own environment (its secrets) is never passed. */
   hostEnv: HostEnv;
 }
@@ -83,6 +96,64 @@ export class LocalLayerStore implements LayerStore {
   async writeBoots(key: string, record: LayerBootRecord): Promise<void> {
     mkdirSync(join(this.o.dir, "boots"), { recursive: true, mode: 0o700 });
     writeJsonAtomic(this.bootsFile(key), record);
+  }
+
+  /**
+   * Deletes old versions of `current`'s layer (layersToPrune decides): never one mounted by a
+   * live sandbox, any instance's last good layer, or one being ensured in this process.
+   */
+  async prune(current: string): Promise<PrunedLayers> {
+    const layers = this.onDisk();
+    const protect = [
+      ...(this.o.mounted?.() ?? []).map((d) => basename(d)),
+      ...this.goodLayers(),
+      ...this.inflight.keys(),
+    ];
+    const removed: string[] = [];
+    for (const id of layersToPrune({ layers, current, protect })) {
+      // Renamed first: a layer directory is either whole or gone, never half deleted.
+      const aside = join(this.o.dir, `.pruned-${id}-${randomBytes(4).toString("hex")}`);
+      await rename(join(this.o.dir, id), aside);
+      rmSync(join(this.o.dir, `${id}.stat`), { force: true });
+      rmSync(join(this.o.dir, `${id}.build.log`), { force: true });
+      await removeTree(aside);
+      removed.push(id);
+    }
+    return { removed, kept: layers.map((l) => l.id).filter((id) => !removed.includes(id)) };
+  }
+
+  /** Complete layers here (a readable manifest naming its own directory). */
+  private onDisk(): LayerOnDisk[] {
+    if (!existsSync(this.o.dir)) return [];
+    const out: LayerOnDisk[] = [];
+    for (const entry of readdirSync(this.o.dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "boots") continue;
+      try {
+        const m = readJson(join(this.o.dir, entry.name, LAYER_MANIFEST), manifestSchema);
+        if (m && m.id === entry.name)
+          out.push({ id: m.id, name: m.recipe.name, builtAt: m.builtAt });
+      } catch {
+        // Unreadable: not ours to judge here; ensure() refuses it when it is wanted.
+      }
+    }
+    return out;
+  }
+
+  /** Every instance's last good layer (a rollback target). */
+  private goodLayers(): string[] {
+    const dir = join(this.o.dir, "boots");
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .flatMap((f) => {
+        try {
+          return [readJson(join(dir, f), bootRecordSchema)?.good?.id ?? null].filter(
+            (id): id is string => id !== null,
+          );
+        } catch {
+          return [];
+        }
+      });
   }
 
   private bootsFile(key: string): string {

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "pino";
 import { bundlePath } from "../../bundles";
@@ -107,7 +107,21 @@ export class LocalProvider implements SandboxProvider {
     this.layers = new LocalLayerStore({
       dir: join(opts.stateDir, "layers"),
       hostEnv: this.hostEnv(),
+      mounted: () => this.mountedLayers(),
     });
+  }
+
+  /** Layer directories linked into sandboxes that are not stopped. */
+  private mountedLayers(): string[] {
+    return this.all()
+      .filter((s) => s.status !== "stopped")
+      .flatMap((s) => {
+        try {
+          return [readFileSync(sandboxLayout(join(this.sandboxesDir, s.id)).mountedLayer, "utf8")];
+        } catch {
+          return [];
+        }
+      });
   }
 
   private hostEnv(): HostEnv {

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { mkdir, open, rm, stat, symlink } from "node:fs/promises";
+import { mkdir, open, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Logger } from "pino";
 import type { NetworkPolicy } from "../../../config/schema";
@@ -212,6 +212,8 @@ export class LocalSandbox implements ManagedSandbox {
     if (basename(at) === ".." || basename(at) === ".") throw new PathEscapeError(at);
     await rm(target, { recursive: true, force: true });
     await mkdir(parent, { recursive: true });
+    // Recorded first, so pruning never deletes a layer a live sandbox links to.
+    await writeFile(this.layout.mountedLayer, layerDir);
     await symlink(layerDir, target);
   }
 

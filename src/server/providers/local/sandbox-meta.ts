@@ -85,6 +85,8 @@ export function sandboxLayout(dir: string) {
     freeze: join(dir, "freeze.json"),
     procs: join(dir, "procs"),
     logs: join(dir, "logs"),
+    /** The layer directory mounted into the root (outside it: not in a snapshot). */
+    mountedLayer: join(dir, "mounted-layer"),
   };
 }
 export type SandboxLayout = ReturnType<typeof sandboxLayout>;
