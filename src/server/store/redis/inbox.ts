@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { InboxMessage, NewInboxMessage } from "../../domain/inbox-message";
 import { assembleInboxMessage, inboxBody } from "../stored-data";
-import type { InboxStore } from "../types";
+import type { MessageQueue } from "../types";
 import { parseReply, type RedisContext } from "./context";
 import type { QueueKeys } from "./keys";
 import {
@@ -24,7 +24,7 @@ const failReply = z.enum(["retry", "dead", "missing"]);
 const countsReply = z.tuple([z.number(), z.number()]);
 
 /** The durable inbox on redis: one Lua script (one round trip) per operation. */
-export class RedisInbox implements InboxStore {
+export class RedisMessageQueue implements MessageQueue {
   private readonly scripts;
 
   constructor(

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { InboxMessage, NewInboxMessage } from "../../domain/inbox-message";
 import type { ResolvedStoreOptions } from "../store-options";
 import { assembleInboxMessage, inboxBody } from "../stored-data";
-import type { InboxStore } from "../types";
+import type { MessageQueue } from "../types";
 
 /** What each part of the sqlite store works through: the connection, scoped to one instance. */
 export interface SqliteContext {
@@ -51,7 +51,7 @@ export const OUTBOX_TABLES: QueueTables = {
   deadSeq: "outbox-dead",
 };
 
-export class SqliteInbox implements InboxStore {
+export class SqliteMessageQueue implements MessageQueue {
   constructor(
     private readonly ctx: SqliteContext,
     private readonly t: QueueTables = INBOX_TABLES,

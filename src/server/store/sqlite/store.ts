@@ -1,7 +1,7 @@
 import { resolveStoreOptions } from "../store-options";
 import type { Store, StoreOptions } from "../types";
 import { SqliteConnection, type SqliteConnectionOptions } from "./connection";
-import { INBOX_TABLES, OUTBOX_TABLES, type SqliteContext, SqliteInbox } from "./inbox";
+import { INBOX_TABLES, OUTBOX_TABLES, type SqliteContext, SqliteMessageQueue } from "./inbox";
 import { SqliteLocks } from "./locks";
 import { SqliteAwake, SqliteEvents } from "./logs";
 import { SqliteCounters, SqliteKv, SqliteSchedule } from "./records";
@@ -24,8 +24,8 @@ export class SqliteStore implements Store {
   readonly heartbeats: SqliteHeartbeats;
   readonly events: SqliteEvents;
   readonly awake: SqliteAwake;
-  readonly inbox: SqliteInbox;
-  readonly outbox: SqliteInbox;
+  readonly inbox: SqliteMessageQueue;
+  readonly outbox: SqliteMessageQueue;
   readonly schedule: SqliteSchedule;
   readonly counters: SqliteCounters;
   readonly kv: SqliteKv;
@@ -49,8 +49,8 @@ export class SqliteStore implements Store {
     this.heartbeats = new SqliteHeartbeats(ctx);
     this.events = new SqliteEvents(ctx);
     this.awake = new SqliteAwake(ctx);
-    this.inbox = new SqliteInbox(ctx, INBOX_TABLES);
-    this.outbox = new SqliteInbox(ctx, OUTBOX_TABLES);
+    this.inbox = new SqliteMessageQueue(ctx, INBOX_TABLES);
+    this.outbox = new SqliteMessageQueue(ctx, OUTBOX_TABLES);
     this.schedule = new SqliteSchedule(ctx);
     this.counters = new SqliteCounters(ctx);
     this.kv = new SqliteKv(ctx);
