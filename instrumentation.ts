@@ -9,7 +9,7 @@ export async function register(): Promise<void> {
   const { installShutdown } = await import("./src/server/shutdown/on-exit");
   const { getContext } = await import("./src/server/compose/context");
   installShutdown(getContext);
-  const { startLocalTick } = await import("./src/server/local-tick");
+  const { startLocalTick } = await import("./src/server/tick/local-tick");
   await startLocalTick().catch((err: unknown) => {
     console.error(`clawrun: local tick not started: ${(err as Error).message}`);
   });

@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
-import "./dashboard-v2.css";
+import "./dashboard.css";
 
 export const metadata: Metadata = {
   title: "ClawRun",

@@ -2,11 +2,11 @@
  * Runs before `next dev` / `next start`: fails fast with a readable message on a broken
  * clawrun.json or environment (exit 1, no stack trace), creates local secrets on first run
  * and announces the operator secret once, and builds the in-sandbox bundles.
- * `clawrun config check` runs the same validation (src/server/startup-check.ts).
+ * `clawrun config check` runs the same validation (src/server/setup/startup-check.ts).
  */
 import { execFileSync } from "node:child_process";
 import { resolveSecrets } from "../src/config/secrets";
-import { checkStartup, startupProblems } from "../src/server/startup-check";
+import { checkStartup, startupProblems } from "../src/server/setup/startup-check";
 
 function fail(lines: string[]): never {
   console.error("\nClawRun cannot start:\n");

@@ -58,7 +58,6 @@ export function Dashboard() {
             trail={feed.trail}
             confirm={confirm}
           />
-          {/* The deploy setup checklist (its own component, branch `deploy`) goes here. */}
           <GettingStarted overview={overview} />
           <StatusPanel overview={overview} now={now}>
             <ActionsBar

@@ -9,7 +9,7 @@ import { createAppContext } from "../../src/server/compose/context";
 import { handleCronPost } from "../../src/server/http/cron-handler";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
 import type { RouteResult } from "../../src/server/http/route";
-import { startTickLoop } from "../../src/server/tick-loop";
+import { startTickLoop } from "../../src/server/tick/tick-loop";
 import { type FakeQStash, startFakeQStash } from "../../tests/support/fake-qstash";
 import { freePort } from "../../tests/support/free-port";
 import { benchSource } from "./bench-source";

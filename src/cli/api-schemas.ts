@@ -71,7 +71,6 @@ export const logsSchema = z.looseObject({
   lines: z.array(logLineSchema),
   note: z.string().nullable().optional(),
 });
-export type LogsView = z.infer<typeof logsSchema>;
 
 export const snapshotSchema = z.looseObject({
   id: z.string(),
@@ -100,7 +99,6 @@ export const webhookAnswerSchema = z.discriminatedUnion("status", [
   z.looseObject({ status: z.literal("queued"), id: z.string() }),
   z.looseObject({ status: z.literal("duplicate"), id: z.string() }),
 ]);
-export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
 export const apiErrorSchema = z.looseObject({
   error: z.looseObject({ code: z.string(), message: z.string() }),

@@ -3,7 +3,6 @@ import type {
   EventView,
   InboxItemView,
   InboxView,
-  LogLineView,
   OverviewView,
   SnapshotView,
 } from "./api-schemas";
@@ -113,10 +112,6 @@ function agentLabel(o: OverviewView): string {
 export function formatEvent(e: EventView, now: number): string {
   const level = e.level === "info" ? "" : ` ${e.level.toUpperCase()}`;
   return `${clock(e.at, now)}${level} ${e.type}: ${e.message}`;
-}
-
-export function formatLogLine(l: LogLineView): string {
-  return l.text;
 }
 
 export function formatSnapshots(list: SnapshotView[], now: number): string[] {

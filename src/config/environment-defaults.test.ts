@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../server/compose/config-schema";
-import { withEnvironmentDefaults } from "./environment-defaults";
+import { defaultProvider, withEnvironmentDefaults } from "./environment-defaults";
 
 function loaded(text: string) {
   return { ...parseConfigText(text), path: "/srv/app/clawrun.json" };
 }
+
+describe("defaultProvider", () => {
+  it("is Vercel Sandbox on Vercel and local processes elsewhere", () => {
+    expect(defaultProvider({ onVercel: true })).toBe("vercel");
+    expect(defaultProvider({ onVercel: false })).toBe("local");
+  });
+});
 
 describe("withEnvironmentDefaults", () => {
   it("runs the agent in Vercel Sandbox on Vercel and locally elsewhere, when the file says nothing", () => {

@@ -7,6 +7,11 @@ import type { LoadedConfig } from "./load-config";
  * in the file, the agent runs in Vercel Sandbox on Vercel and as local processes elsewhere.
  * (The store follows the environment the same way: src/config/store-env.ts.)
  */
+/** The provider where clawrun.json names none: Vercel Sandbox on Vercel, local processes elsewhere. */
+export function defaultProvider(env: Pick<AppEnv, "onVercel">): "vercel" | "local" {
+  return env.onVercel ? "vercel" : "local";
+}
+
 export function withEnvironmentDefaults(
   loaded: LoadedConfig,
   env: Pick<AppEnv, "onVercel">,
@@ -15,6 +20,9 @@ export function withEnvironmentDefaults(
   if (!env.onVercel || raw?.sandbox?.provider !== undefined) return loaded;
   return {
     ...loaded,
-    config: { ...loaded.config, sandbox: { ...loaded.config.sandbox, provider: "vercel" } },
+    config: {
+      ...loaded.config,
+      sandbox: { ...loaded.config.sandbox, provider: defaultProvider(env) },
+    },
   };
 }

@@ -40,4 +40,3 @@ export const modelGatewaySchema = z.strictObject({
   /** How long the model server may take to start answering, in ms. */
   timeoutMs: z.number().int().positive().default(120_000),
 });
-export type ModelGatewayConfig = z.output<typeof modelGatewaySchema>;

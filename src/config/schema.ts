@@ -175,5 +175,4 @@ export type ClawrunConfig = Omit<BuiltConfig, "sandbox" | "agent" | "channels"> 
 };
 export type NetworkPolicy = z.output<typeof networkPolicySchema>;
 export type ToolSpec = z.output<typeof toolSchema>;
-export type CronJobConfig = z.output<typeof cronJobSchema>;
 export type EnvValue = z.output<typeof envValueSchema>;

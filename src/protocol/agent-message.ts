@@ -14,7 +14,6 @@ export type AgentMessage = z.infer<typeof agentMessageSchema>;
 
 /** The daemon answers 2xx with JSON `{ "reply": "..." }` (other fields are kept as details). */
 export const agentReplySchema = z.looseObject({ reply: z.string() });
-export type AgentReply = z.infer<typeof agentReplySchema>;
 
 /** Cron jobs an agent reports (GET /cron on the echo agent). */
 export const agentCronJobSchema = z.strictObject({

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lazyTick } from "../../src/server/lazy-tick";
+import { lazyTick } from "../../src/server/tick/lazy-tick";
 import { postMessage } from "../support/fault-agents";
 import { Acknowledged, expectRecovered } from "../support/fault-checks";
 import { waitFor } from "../support/free-port";

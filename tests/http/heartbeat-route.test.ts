@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { heartbeatSecret } from "../../src/protocol/derive-key";
 import { sign, signatureHeaders } from "../../src/protocol/signing";
-import { SqliteStore } from "../../src/server/store/sqlite-store";
+import { SqliteStore } from "../../src/server/store/sqlite/store";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { startRedisServer } from "../support/redis-server";
 

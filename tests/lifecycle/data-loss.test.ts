@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sidecarLogTail } from "../../src/server/operator/logs";
 import { readProcessRecords, signalGroup } from "../../src/server/providers/local/process-groups";
 import { sandboxLayout } from "../../src/server/providers/local/sandbox-meta";
-import { startTickLoop } from "../../src/server/tick-loop";
+import { startTickLoop } from "../../src/server/tick/tick-loop";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxProvider } from "../../src/server/providers/types";
-import { startTickLoop } from "../../src/server/tick-loop";
+import { startTickLoop } from "../../src/server/tick/tick-loop";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { TRANSITIONAL } from "../../src/server/sandbox/status-machine";
+import { TRANSITIONAL } from "../../src/server/sandbox/plan/status-machine";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 

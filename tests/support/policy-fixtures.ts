@@ -1,5 +1,5 @@
 import type { InstanceState } from "../../src/server/domain/instance-state";
-import type { PolicySettings } from "../../src/server/sandbox/policy";
+import type { PolicySettings } from "../../src/server/sandbox/plan/policy";
 import { INITIAL_STATE } from "../../src/server/sandbox/state-cell";
 
 /** Shared by the policy table tests: the seed's settings and a fixed clock. */

@@ -1,4 +1,4 @@
-import { SqliteStore } from "../../src/server/store/sqlite-store";
+import { SqliteStore } from "../../src/server/store/sqlite/store";
 
 /**
  * Child process for the sqlite multi-process test: `node --import tsx sqlite-store-worker.ts

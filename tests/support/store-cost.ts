@@ -10,10 +10,10 @@ import type { AppContext } from "../../src/server/app-context";
 import { createAppContext } from "../../src/server/compose/context";
 import { sidecarClient } from "../../src/server/door/sidecar-client";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
-import { requesterConnection } from "../../src/server/store/redis-client";
-import { RedisStore } from "../../src/server/store/redis-store";
-import { SqliteStore } from "../../src/server/store/sqlite-store";
-import { TcpRequester } from "../../src/server/store/tcp-requester";
+import { requesterConnection } from "../../src/server/store/redis/client";
+import { RedisStore } from "../../src/server/store/redis/store";
+import { TcpRequester } from "../../src/server/store/redis/tcp-requester";
+import { SqliteStore } from "../../src/server/store/sqlite/store";
 import type { Store } from "../../src/server/store/types";
 import { freePort } from "./free-port";
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { errors } from "@upstash/redis";
 import IORedis from "ioredis";
-import { executeUpstashRequest } from "../../src/server/store/tcp-requester";
+import { executeUpstashRequest } from "../../src/server/store/redis/tcp-requester";
 
 /**
  * A small Upstash-REST-compatible front for a throwaway redis-server, built from Upstash's

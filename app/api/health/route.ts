@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { checkHealth } from "@/src/server/health";
+import { checkHealth } from "@/src/server/setup/health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { buildOverview } from "@/src/server/dashboard/overview";
 import { operatorRoute } from "@/src/server/http/operator-route";
-import { withLazyTick } from "@/src/server/lazy-tick";
+import { withLazyTick } from "@/src/server/tick/lazy-tick";
 
 export const dynamic = "force-dynamic";
 // Work continues after the response (after()): room for it within the Hobby plan's 300 s.

@@ -2,7 +2,7 @@ import type { AppContext } from "../../server/app-context";
 import type { Channel } from "../../server/channels/types";
 import { createAppContext } from "../../server/compose/context";
 import { createLogger } from "../../server/logger";
-import { startupProblems } from "../../server/startup-check";
+import { startupProblems } from "../../server/setup/startup-check";
 import type { CommandContext } from "../command";
 import { CliError, EXIT, type ExitCode } from "../exit-codes";
 

@@ -9,13 +9,13 @@ export const configCheckCommand: Command = {
   arity: { min: 0, max: 0 },
   flags: {},
   notes: [
-    "Runs the start-up validation itself (src/server/startup-check.ts), so the messages are",
+    "Runs the start-up validation itself (src/server/setup/startup-check.ts), so the messages are",
     "the ones `npm run dev` / `npm start` print. It reads this machine's files and environment",
     "(CLAWRUN_CONFIG, default ./clawrun.json), not the deployment's. Exit 1 when invalid.",
   ],
   async run(ctx) {
     // Loaded on use: it pulls in every module's schema, which other commands do not need.
-    const { checkStartup } = await import("../../server/startup-check");
+    const { checkStartup } = await import("../../server/setup/startup-check");
     const check = checkStartup(ctx.env, ctx.cwd);
     if (!check.ok) {
       if (ctx.json) ctx.out(JSON.stringify({ ok: false, problems: check.problems }));

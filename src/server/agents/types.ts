@@ -77,7 +77,7 @@ export interface Agent {
   readonly deliveryTimeoutMs: number;
   /**
    * How long a start may wait for the agent to become ready (its first install and start can
-   * take minutes). Unset: the lifecycle's health budget (seed 000: 15 s).
+   * take minutes). Unset: the lifecycle's health budget (`healthBudgetMs`, 15 s).
    */
   readonly startupBudgetMs?: number;
   /**

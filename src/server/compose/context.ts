@@ -11,7 +11,7 @@ import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
 import type { SandboxProvider } from "../providers/types";
 import { SandboxLifecycleManager } from "../sandbox/manager";
-import { CountBasedRetention } from "../sandbox/retention";
+import { CountBasedRetention } from "../sandbox/plan/retention";
 import { createStore } from "../store";
 import type { Store } from "../store/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";

@@ -5,7 +5,7 @@ import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeQStash, startFakeQStash } from "../../../tests/support/fake-qstash";
 import type { SchedulerSettings } from "../../config/env";
-import { SqliteStore } from "../store/sqlite-store";
+import { SqliteStore } from "../store/sqlite/store";
 import { QStashWakeScheduler, verifyQStashRequest } from "./qstash-wakes";
 
 /** The scheduler against a local server speaking QStash's HTTP API, its plan in a real store. */

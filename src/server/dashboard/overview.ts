@@ -5,8 +5,8 @@ import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { sidecarClient } from "../door/sidecar-client";
 import { policySettings } from "../sandbox/deps";
-import { nextRetryAt, sleepForecast } from "../sandbox/policy";
-import { TRANSITIONAL } from "../sandbox/status-machine";
+import { nextRetryAt, sleepForecast } from "../sandbox/plan/policy";
+import { TRANSITIONAL } from "../sandbox/plan/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
 
 const DAY = 24 * 60 * 60_000;

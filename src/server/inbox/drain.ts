@@ -11,6 +11,7 @@ import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
 import { replyId } from "./replies";
+import { waitForDue } from "./wait-for-due";
 
 /** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
 const CLAIM_MARGIN_MS = 5_000;
@@ -83,7 +84,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
   for (;;) {
     const batch = await d.store.inbox.claim(d.clock(), visibilityMs, BATCH);
     if (batch.length === 0) {
-      if (r.inline || !(await waitForNextDue(d, deadline))) break;
+      if (r.inline || !(await waitForDue(d.store.inbox, d.clock, deadline))) break;
       continue;
     }
     const state = (await d.store.state.get())?.value;
@@ -199,19 +200,6 @@ async function deliveryFailed(
       `delivery ${attempts} of message ${msg.id} failed (${error}); will retry`,
     );
   }
-}
-
-/** Sleeps until the earliest pending message becomes due, if that is before `deadline`. */
-async function waitForNextDue(d: DrainDeps, deadline: number): Promise<boolean> {
-  const now = d.clock();
-  if (now >= deadline) return false;
-  const pending = await d.store.inbox.listPending(100);
-  const times = pending
-    .map((m) => Math.max(m.notBefore, m.claimedUntil))
-    .filter((t) => t <= deadline);
-  if (times.length === 0) return false;
-  await new Promise((res) => setTimeout(res, Math.max(20, Math.min(...times) - now)));
-  return true;
 }
 
 export async function queueReply(

@@ -7,7 +7,7 @@ import { LIFECYCLE } from "../../config/constants";
 import type { Agent } from "../agents/types";
 import { type Channel, ChannelSendError, type ReplyTarget } from "../channels/types";
 import type { SandboxProvider } from "../providers/types";
-import { SqliteStore } from "../store/sqlite-store";
+import { SqliteStore } from "../store/sqlite/store";
 import { replyId, sendReplies } from "./replies";
 
 /** A channel whose platform answers from a script, recording what reached it. */

@@ -3,6 +3,7 @@ import type { InboxMessage } from "../domain/inbox-message";
 import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
+import { waitForDue } from "./wait-for-due";
 
 /** A reply is invisible to other senders this long while one sends it (a platform may be slow). */
 const SEND_VISIBILITY_MS = 60_000;
@@ -42,7 +43,7 @@ export async function sendReplies(
   for (;;) {
     const batch = await d.store.outbox.claim(d.clock(), SEND_VISIBILITY_MS, BATCH);
     if (batch.length === 0) {
-      if (!(await waitForDue(d, opts.waitUntil ?? 0))) break;
+      if (!(await waitForDue(d.store.outbox, d.clock, opts.waitUntil ?? 0))) break;
       continue;
     }
     const blocked = new Set<string>();
@@ -125,15 +126,4 @@ async function sendOne(d: DrainDeps, reply: InboxMessage, report: ReplyReport): 
     }
     return false;
   }
-}
-
-/** Sleeps until the earliest pending reply becomes due, if that is before `until`. */
-async function waitForDue(d: DrainDeps, until: number): Promise<boolean> {
-  const now = d.clock();
-  if (now >= until) return false;
-  const pending = await d.store.outbox.listPending(100);
-  const times = pending.map((m) => Math.max(m.notBefore, m.claimedUntil)).filter((t) => t <= until);
-  if (times.length === 0) return false;
-  await new Promise((res) => setTimeout(res, Math.max(20, Math.min(...times) - now)));
-  return true;
 }

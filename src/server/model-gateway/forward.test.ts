@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeAnthropic, startFakeAnthropic } from "../../../tests/support/fake-anthropic";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/support/fake-openai";
-import { SqliteStore } from "../store/sqlite-store";
+import { SqliteStore } from "../store/sqlite/store";
 import { holderIsCurrent, modelCredential } from "./credential";
 import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward";
 

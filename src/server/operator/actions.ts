@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { AppContext } from "../app-context";
 import { jsonError } from "../http/errors";
 import type { RouteResult } from "../http/route";
-import { TRANSITIONAL } from "../sandbox/status-machine";
-import { planWake } from "../sandbox/wake-plan";
+import { TRANSITIONAL } from "../sandbox/plan/status-machine";
+import { planWake } from "../sandbox/plan/wake-plan";
 
 export const startBodySchema = z.strictObject({
   fresh: z.boolean().optional(),

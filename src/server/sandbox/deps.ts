@@ -8,8 +8,8 @@ import type { WakeScheduler } from "../domain/wake-scheduler";
 import type { Inbox } from "../inbox/inbox";
 import type { SandboxProvider } from "../providers/types";
 import type { Store } from "../store/types";
-import type { PolicySettings } from "./policy";
-import type { RetentionPolicy } from "./retention";
+import type { PolicySettings } from "./plan/policy";
+import type { RetentionPolicy } from "./plan/retention";
 
 /** Everything the lifecycle works through: ports only, built by the composition root. */
 export interface LifecycleDeps {

@@ -2,7 +2,7 @@ import type { HeartbeatBody, HeartbeatResponse } from "../../protocol/heartbeat"
 import type { ExtendReason, InstanceState, Versioned } from "../domain/instance-state";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import { stopQuietly } from "./housekeeping";
-import { decideHeartbeat } from "./policy";
+import { decideHeartbeat } from "./plan/policy";
 import type { StateCell } from "./state-cell";
 
 export type HeartbeatOutcome =

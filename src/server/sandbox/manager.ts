@@ -3,7 +3,6 @@ import type { InstanceState, Versioned } from "../domain/instance-state";
 import { sidecarClient } from "../door/sidecar-client";
 import { sidecarAnswers, waitForDaemonBack } from "../door/sidecar-probe";
 import type { DrainOptions, DrainResult } from "../inbox/drain";
-import { nextGeneration, savedGeneration } from "./attestation";
 import { Coalescer } from "./coalesce";
 import {
   errorMessage,
@@ -18,6 +17,10 @@ import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
 import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
 import { sweepOrphans } from "./orphan-sweep";
+import { nextGeneration, savedGeneration } from "./plan/attestation";
+import { TRANSITIONAL } from "./plan/status-machine";
+import { sandboxAlive } from "./plan/tick-policy";
+import { admitWake, alreadyRunning, type WakeRequest } from "./plan/wake-plan";
 import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
@@ -25,10 +28,7 @@ import { replanOnChange } from "./scheduled-wake";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
-import { TRANSITIONAL } from "./status-machine";
-import { sandboxAlive } from "./tick-policy";
 import { wakeCause } from "./wake-cause";
-import { admitWake, alreadyRunning, type WakeRequest } from "./wake-plan";
 
 /** After a wake, keep delivering through retry back-offs for this long; the tick covers the rest. */
 const RETRY_WINDOW_MS = 60_000;

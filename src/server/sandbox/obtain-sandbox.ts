@@ -10,8 +10,8 @@ import {
 } from "../providers/types";
 import { errorMessage, type LifecycleDeps, policySettings, recordEvent } from "./deps";
 import type { HeldLock } from "./lifecycle-lock";
-import { nativeTtlMs } from "./policy";
-import { SNAPSHOT_MISSING, type WakePlan } from "./wake-plan";
+import { nativeTtlMs } from "./plan/policy";
+import { SNAPSHOT_MISSING, type WakePlan } from "./plan/wake-plan";
 
 export type Obtained =
   | {

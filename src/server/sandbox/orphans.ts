@@ -1,6 +1,6 @@
 import { INSTANCE_LABEL, ROLE_LABEL, WORKER_ROLE } from "../domain/sandbox-labels";
 import type { SandboxStatus } from "../providers/types";
-import { sandboxAlive } from "./tick-policy";
+import { sandboxAlive } from "./plan/tick-policy";
 
 /** A sandbox as the provider lists it. */
 export interface ListedSandbox {

@@ -8,12 +8,12 @@ import { findSandbox } from "./find-sandbox";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { listOrphans, stopOrphans } from "./orphan-sweep";
+import { TRANSITIONAL } from "./plan/status-machine";
+import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./plan/tick-policy";
 import { restAfterDeath } from "./rest-after-death";
 import { ensureScheduledWake } from "./scheduled-wake";
 import { snapshotAndStop } from "./sleep";
 import type { StateCell } from "./state-cell";
-import { TRANSITIONAL } from "./status-machine";
-import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./tick-policy";
 
 export { findSandbox };
 

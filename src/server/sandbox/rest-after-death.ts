@@ -1,7 +1,7 @@
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { type LifecycleDeps, recordEvent } from "./deps";
 import { recordAwake } from "./housekeeping";
-import { planRestAfterDeath, type RestPlan } from "./rest-policy";
+import { planRestAfterDeath, type RestPlan } from "./plan/rest-policy";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 

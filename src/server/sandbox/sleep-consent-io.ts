@@ -2,7 +2,7 @@ import { sidecarClient } from "../door/sidecar-client";
 import type { ManagedSandbox } from "../providers/types";
 import { askToSleep } from "./ask-to-sleep";
 import { type LifecycleDeps, policySettings } from "./deps";
-import { answering } from "./policy";
+import { answering } from "./plan/policy";
 import type { ConsentDecision } from "./sleep-consent";
 
 /**

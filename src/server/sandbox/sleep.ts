@@ -1,8 +1,8 @@
-import { nextGeneration, savedGeneration } from "./attestation";
 import type { LifecycleDeps } from "./deps";
 import { applyRetention, recordAwake, stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { keepLastLog } from "./log-keeper";
+import { nextGeneration, savedGeneration } from "./plan/attestation";
 import { saveState } from "./save-state";
 import { agentConsent, resumeAgent } from "./sleep-consent-io";
 import { AT_REST, type StateCell } from "./state-cell";

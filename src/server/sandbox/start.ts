@@ -1,14 +1,14 @@
 import type { InstanceState, Versioned } from "../domain/instance-state";
 import { newBootId } from "../model-gateway/credential";
-import { attest, expectedGeneration } from "./attestation";
 import { bringUp } from "./bring-up";
 import { errorMessage, type LifecycleDeps, recordEvent } from "./deps";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { obtainSandbox } from "./obtain-sandbox";
+import { attest, expectedGeneration } from "./plan/attestation";
+import { planWake, type WakePlan, type WakeRequest } from "./plan/wake-plan";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll, teardownAll } from "./wake-hooks";
-import { planWake, type WakePlan, type WakeRequest } from "./wake-plan";
 
 export type StartOutcome =
   | { status: "running"; sandboxId: string; timings: Record<string, number> }

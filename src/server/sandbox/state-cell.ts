@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { ClawrunError } from "../../protocol/clawrun-error";
 import type { InstanceState, InstanceStatus, Versioned } from "../domain/instance-state";
 import type { Store } from "../store/types";
-import { assertTransition } from "./status-machine";
+import { assertTransition } from "./plan/status-machine";
 
 export const INITIAL_STATE: InstanceState = {
   status: "uninitialized",

@@ -1,4 +1,4 @@
-import type { WakeRequest } from "./wake-plan";
+import type { WakeRequest } from "./plan/wake-plan";
 
 /** What a wake found under the lifecycle lock, just before it would start a sandbox. */
 export interface WakeCauseFacts {

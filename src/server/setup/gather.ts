@@ -1,4 +1,5 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
+import { defaultProvider } from "../../config/environment-defaults";
 import type { AppContext } from "../app-context";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
@@ -119,7 +120,8 @@ async function fromProbe(): Promise<SetupFacts> {
   const env = probe.env;
   const cfg = probe.config?.config ?? null;
   const envProblems = [...probe.envProblems, ...(probe.configProblem ? [probe.configProblem] : [])];
-  const providerName = cfg?.sandbox.provider ?? (env?.onVercel ? "vercel" : "local");
+  const providerName =
+    cfg?.sandbox.provider ?? defaultProvider({ onVercel: env?.onVercel ?? false });
   const providerModule = findProvider(providerName);
   const providerEnv = env && providerModule ? env.moduleEnv(providerModule.envSchema) : null;
   try {

@@ -1,6 +1,6 @@
 import type { AppContext } from "../app-context";
-import { stopLocalTick } from "../local-tick";
 import type { SleepOutcome } from "../sandbox/sleep";
+import { stopLocalTick } from "../tick/local-tick";
 import { planShutdown } from "./plan";
 
 const KEY = Symbol.for("clawrun.shutdown");

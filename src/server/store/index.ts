@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { StoreSettings } from "../../config/env";
-import { tcpConnection, upstashConnection } from "./redis-client";
-import { RedisStore } from "./redis-store";
-import { SqliteStore } from "./sqlite-store";
+import { tcpConnection, upstashConnection } from "./redis/client";
+import { RedisStore } from "./redis/store";
+import { SqliteStore } from "./sqlite/store";
 import type { Store, StoreOptions } from "./types";
 
 export { StoreDataError, StoreUnavailableError } from "./types";

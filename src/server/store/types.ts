@@ -25,9 +25,9 @@ export interface Store {
   readonly heartbeats: HeartbeatStore;
   readonly events: EventLog;
   readonly awake: AwakeLog;
-  readonly inbox: InboxStore;
-  /** Replies waiting to be sent back to the platforms: a queue shaped like the inbox. */
-  readonly outbox: InboxStore;
+  readonly inbox: MessageQueue;
+  /** Replies waiting to be sent back to the platforms. */
+  readonly outbox: MessageQueue;
   readonly schedule: ScheduleStore;
   readonly counters: CounterStore;
   readonly kv: KvStore;
@@ -79,8 +79,11 @@ export interface AwakeLog {
   list(since: number): Promise<AwakeInterval[]>;
 }
 
-/** The durable queue of channel messages. */
-export interface InboxStore {
+/**
+ * A durable queue of messages, in arrival order per conversation: the inbox (channel messages
+ * for the agent) and the outbox (the agent's replies for the platforms) are both one.
+ */
+export interface MessageQueue {
   /**
    * Stores the message unless its id was seen within the dedupe window (then `duplicate`,
    * nothing changes, `message` is null when the earlier one was already delivered).

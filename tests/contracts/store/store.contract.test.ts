@@ -7,10 +7,10 @@ import {
   type RedisConnection,
   tcpConnection,
   upstashConnection,
-} from "../../../src/server/store/redis-client";
-import { redisKeys } from "../../../src/server/store/redis-keys";
-import { RedisStore } from "../../../src/server/store/redis-store";
-import { SqliteStore } from "../../../src/server/store/sqlite-store";
+} from "../../../src/server/store/redis/client";
+import { redisKeys } from "../../../src/server/store/redis/keys";
+import { RedisStore } from "../../../src/server/store/redis/store";
+import { SqliteStore } from "../../../src/server/store/sqlite/store";
 import { type RedisServer, startRedisServer } from "../../support/redis-server";
 import { startUpstashRestProxy } from "../../support/upstash-rest-proxy";
 import { CORRUPT_IDS, type CorruptTarget, type StoreHarness } from "./kit";

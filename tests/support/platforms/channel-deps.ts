@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pino from "pino";
 import type { ChannelDeps } from "../../../src/server/channels/types";
 import { channelKv } from "../../../src/server/compose/modules";
-import { SqliteStore } from "../../../src/server/store/sqlite-store";
+import { SqliteStore } from "../../../src/server/store/sqlite/store";
 
 /** What the composition root gives a channel, over a real sqlite store in a temp dir. */
 export function channelDeps<Env>(

@@ -1,6 +1,6 @@
 import { route } from "@/src/server/http/route";
 import { handleWebhookRequest } from "@/src/server/http/webhook-handler";
-import { withLazyTick } from "@/src/server/lazy-tick";
+import { withLazyTick } from "@/src/server/tick/lazy-tick";
 
 export const dynamic = "force-dynamic";
 // A message may wake the agent after the platform has its answer: the wake budget (Hobby's limit).
