@@ -5,8 +5,15 @@ import {
   ZeroClawAgent,
   type ZeroClawAgentOptions,
 } from "../../src/server/agents/zeroclaw/zeroclaw-agent";
+import { startFakeOpenAI } from "../support/fake-openai";
 import { waitFor } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
+import {
+  archiveHolds,
+  filesHolding,
+  processesHolding,
+  sandboxProcesses,
+} from "../support/secret-scan";
 import { type StandInRelease, serveStandInRelease } from "../support/zeroclaw-release";
 
 /**
@@ -169,5 +176,67 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
       /not healthy within 10 s \(daemon is listening but the agent is not ready yet\)/,
     );
     expect((await status()).status).toBe("failed");
+  }, 60_000);
+
+  it("calls its model through ClawRun's gateway: the model server gets the real key, which is in no file, process or snapshot of the sandbox", async () => {
+    const realKey = "sk-real-zeroclaw-key-5e81c0a9d2";
+    const model = await startFakeOpenAI({ apiKey: realKey, models: ["stand-in-model"] });
+    try {
+      const section = {
+        type: "zeroclaw",
+        provider: "openai-compatible",
+        baseUrl: model.baseUrl,
+        model: "stand-in-model",
+        apiKey: { fromEnv: "ZC_REAL_KEY" },
+      };
+      h = await lifecycleHarness({
+        agent: (publicUrl) =>
+          agent({ env: { STANDIN_ASK_MODEL: "1" }, gatewayUrl: `${publicUrl}/api/model` }),
+        config: {
+          agent: section,
+          sandbox: { activeDuration: 60 },
+          modelGateway: { prices: { "stand-in-model": { input: 1, output: 2 } } },
+        },
+        env: { ZC_REAL_KEY: realKey },
+      });
+      const harness = h;
+      expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
+        "running",
+      );
+      const reply = await say("g1", "what is the key?");
+      expect(reply).toMatch(/model-said=\[fake-openai heard 1 user message/);
+      expect(model.chatRequests()).toHaveLength(1);
+      expect(model.requests.every((r) => r.headers.authorization === `Bearer ${realKey}`)).toBe(
+        true,
+      );
+      const root = join(
+        harness.stateDir,
+        "sandboxes",
+        (await status()).sandboxId as string,
+        "root",
+      );
+      expect(readFileSync(join(root, ".zeroclaw", "config.toml"), "utf8")).toContain(
+        `uri = "${harness.url}/api/model/v1"`,
+      );
+      expect(filesHolding(root, realKey)).toEqual([]);
+      const pids = sandboxProcesses(root);
+      expect(pids.length).toBeGreaterThanOrEqual(2); // the sidecar and the daemon at least
+      expect(processesHolding(pids, realKey)).toEqual([]);
+      expect(processesHolding(pids, "crm_").length).toBeGreaterThan(0);
+
+      expect((await harness.manager.sleep("test")).status).toBe("sleeping");
+      const archives = readdirSync(join(harness.stateDir, "snapshots")).map((id) => {
+        const dir = join(harness.stateDir, "snapshots", id);
+        return ["archive.tar.zst", "archive.tar.gz"].map((f) => join(dir, f)).find(existsSync);
+      });
+      expect(archives.length).toBeGreaterThan(0);
+      for (const file of archives) {
+        if (!file) throw new Error("a snapshot without its archive");
+        expect(archiveHolds(file, "what is the key?"), file).toBe(true); // the stand-in's sessions
+        expect(archiveHolds(file, realKey), file).toBe(false);
+      }
+    } finally {
+      await model.close();
+    }
   }, 60_000);
 });

@@ -60,6 +60,8 @@ beforeAll(async () => {
         npmCacheDir: openclawNpmCache(),
       },
       sandbox: { activeDuration: 20 },
+      // The gateway bills every call: the fake model needs a price.
+      modelGateway: { prices: { "fake-model": { input: 1, output: 2 } } },
       channels: { generic: { replyUrl: receiver.url } },
     },
     timings: { heartbeatIntervalMs: 1_000 },

@@ -36,6 +36,11 @@ export interface FakeZeroClawOptions {
    * loaded its tokens): lets a test see ClawRun wait for readiness, not just an open port.
    */
   unpairedForMs?: number;
+  /**
+   * Asks the configured model provider for each message (as ZeroClaw would); its answer is
+   * added to the reply as ` model-said=[...]` (a refusal as its status and error).
+   */
+  askModel?: (message: string) => Promise<string>;
 }
 
 export interface FakeZeroClawRequest {
@@ -126,7 +131,7 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
     send(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
   }
 
-  function webhook(req: IncomingMessage, url: URL, raw: string, res: ServerResponse) {
+  async function webhook(req: IncomingMessage, url: URL, raw: string, res: ServerResponse) {
     const auth = req.headers.authorization ?? "";
     const token = auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : "";
     if (!hashes.has(createHash("sha256").update(token).digest("hex"))) {
@@ -167,7 +172,8 @@ export async function startFakeZeroClaw(opts: FakeZeroClawOptions): Promise<Fake
     if (session !== null) sessions.set(session, history);
     processed.push({ session, agent, message });
     save();
-    send(res, 200, { response: fakeZeroClawReply(session, history), model });
+    const said = opts.askModel ? ` model-said=[${await opts.askModel(message)}]` : "";
+    send(res, 200, { response: `${fakeZeroClawReply(session, history)}${said}`, model });
   }
 
   const port = opts.port ?? (await freePort());

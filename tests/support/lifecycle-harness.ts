@@ -14,7 +14,9 @@ import type { InstanceState } from "../../src/server/domain/instance-state";
 import type { WakeHook } from "../../src/server/domain/wake-hook";
 import { errorResponse } from "../../src/server/http/errors";
 import { handleHeartbeatRequest } from "../../src/server/http/heartbeat-handler";
+import { handleModelRoute } from "../../src/server/http/model-handler";
 import { handleWebhookRequest } from "../../src/server/http/webhook-handler";
+import type { ApiShape } from "../../src/server/model-gateway/refusal";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
 import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
@@ -64,11 +66,17 @@ export interface LifecycleHarness {
   stop(): Promise<void>;
 }
 
+const MODEL_ROUTES: Record<string, { shape: ApiShape; path: string }> = {
+  "/api/model/v1/chat/completions": { shape: "openai", path: "/chat/completions" },
+  "/api/model/v1/messages": { shape: "anthropic", path: "/messages" },
+};
+
 export interface HarnessOptions {
   config?: Record<string, unknown>;
   timings?: Partial<LifecycleTimings>;
   sidecarTimings?: Partial<SidecarTimings>;
-  agent?: Agent;
+  /** Another agent object, or one made for the harness's public URL (e.g. its model gateway). */
+  agent?: Agent | ((publicUrl: string) => Agent);
   wrapProvider?: (p: SandboxProvider) => SandboxProvider;
   /** Wraps the store of the harness's own app (e.g. tests/support/faulty-store.ts). */
   wrapStore?: (s: Store) => Store;
@@ -112,7 +120,7 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       source,
       logger,
       hooks: [hook],
-      agent: o.agent,
+      agent: typeof o.agent === "function" ? o.agent(publicUrl) : o.agent,
       wrapProvider: o.wrapProvider,
       sidecarTimings: o.sidecarTimings,
     });
@@ -135,6 +143,15 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
       body: body.length ? body : undefined,
     });
     // As the route wrapper does: errors the handler throws are mapped in one place.
+    // The model gateway's call routes, as app/api/model/v1 serves them.
+    const modelRoute = MODEL_ROUTES[req.url ?? ""];
+    if (modelRoute) {
+      const answer = await handleModelRoute(request, ctx, modelRoute.shape, modelRoute.path);
+      res
+        .writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" })
+        .end(Buffer.from(await answer.arrayBuffer()));
+      return;
+    }
     const webhook = /^\/api\/webhooks\/([^/?]+)/.exec(req.url ?? "")?.[1];
     const result = await (webhook
       ? handleWebhookRequest(request, webhook, ctx)

@@ -9,6 +9,9 @@
  *     keeping session memory under $ZEROCLAW_CONFIG_DIR/data; it refuses to start without
  *     the model key in `ZEROCLAW_providers__models__<family>__<alias>__api_key`.
  * STANDIN_UNPAIRED_MS delays readiness (see fake-zeroclaw's `unpairedForMs`).
+ * STANDIN_ASK_MODEL=1 makes each message one model call to the provider entry's `uri` with its
+ * key, as ZeroClaw's providers do: OpenAI-shaped families POST `<uri>/chat/completions` with a
+ * bearer token, `anthropic` POSTs `<uri>/v1/messages` with `x-api-key`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +29,37 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** One model call in the family's wire shape; the answer's text, or the refusal. */
+async function askModel(
+  family: string,
+  uri: string,
+  key: string,
+  q: { model: string; message: string },
+): Promise<string> {
+  const anthropic = family === "anthropic";
+  const res = await fetch(anthropic ? `${uri}/v1/messages` : `${uri}/chat/completions`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(anthropic
+        ? { "x-api-key": key, "anthropic-version": "2023-06-01" }
+        : { authorization: `Bearer ${key}` }),
+    },
+    body: JSON.stringify({
+      model: q.model,
+      max_tokens: 100,
+      messages: [{ role: "user", content: q.message }],
+    }),
+  });
+  const body = (await res.json()) as {
+    choices?: { message: { content: string } }[];
+    content?: { text: string }[];
+    error?: { message: string };
+  };
+  const text = anthropic ? body.content?.[0]?.text : body.choices?.[0]?.message.content;
+  return res.ok && text !== undefined ? text : `${res.status} ${body.error?.message ?? ""}`;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === "--version") {
@@ -39,7 +73,7 @@ async function main(): Promise<void> {
   const dir = process.env.ZEROCLAW_CONFIG_DIR;
   if (!dir) fail("ZEROCLAW_CONFIG_DIR is not set");
   const config = parse(readFileSync(join(dir, "config.toml"), "utf8")) as {
-    providers: { models: Record<string, Record<string, { model: string }>> };
+    providers: { models: Record<string, Record<string, { model: string; uri?: string }>> };
     agents: Record<string, unknown>;
     gateway: { paired_tokens: string[] };
   };
@@ -55,6 +89,15 @@ async function main(): Promise<void> {
     host,
     stateFile: join(dir, "data", "stand-in-sessions.json"),
     unpairedForMs: Number(process.env.STANDIN_UNPAIRED_MS ?? 0),
+    ...(process.env.STANDIN_ASK_MODEL === "1"
+      ? {
+          askModel: (message: string) =>
+            askModel(family ?? "", provider?.uri ?? "", process.env[keyEnv] ?? "", {
+              model: provider?.model ?? "unknown",
+              message,
+            }),
+        }
+      : {}),
   });
   console.log(`zeroclaw stand-in: gateway on ${gateway.baseUrl}`);
   process.once("SIGTERM", () => {
