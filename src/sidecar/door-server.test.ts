@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,6 +12,13 @@ import { forwardableHeaders } from "./daemon-proxy";
 import { parseTail } from "./door-server";
 import { OpenDeliveries } from "./open-deliveries";
 import { ReplyJournal } from "./reply-journal";
+
+/** A journal file in a temporary directory removed after the test. */
+function journalPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), "door-journal-"));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, "replies.json");
+}
 
 async function until(check: () => boolean, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
@@ -194,7 +201,7 @@ describe("forwarding to the daemon", () => {
       if (req.url === "/slow") release = answer;
       else answer();
     });
-    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const path = journalPath();
     const open = new OpenDeliveries();
     const d = await door(dm.url, { journal: new ReplyJournal({ path }), openDeliveries: open });
     const ask = () =>
@@ -223,7 +230,7 @@ describe("forwarding to the daemon", () => {
     const dm = await daemon((_req, res) =>
       res.writeHead(200, { "content-type": "application/json" }).end(`{"reply":"answer ${++n}"}`),
     );
-    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const path = journalPath();
     const d = await door(dm.url, { journal: new ReplyJournal({ path }) });
     const send = async (id: string) => {
       const res = await d.client.fetch("/message", {
@@ -246,7 +253,7 @@ describe("forwarding to the daemon", () => {
 
   it("does not journal a refusal: a redelivery of a refused message reaches the daemon", async () => {
     const dm = await daemon((_req, res) => res.writeHead(500).end("broken"));
-    const path = join(mkdtempSync(join(tmpdir(), "door-journal-")), "replies.json");
+    const path = journalPath();
     const d = await door(dm.url, { journal: new ReplyJournal({ path }) });
     for (let i = 0; i < 2; i++) {
       const init = { method: "POST", body: "x", headers: { [DELIVERY_ID_HEADER]: "m1" } };
