@@ -15,6 +15,7 @@ import type { WakeHook } from "./domain/wake-hook";
 import type { WakeScheduler } from "./domain/wake-scheduler";
 import { Inbox } from "./inbox/inbox";
 import { createLogger } from "./logger";
+import { createGatewayRuntime, type GatewayRuntime } from "./model-gateway/runtime";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 import type { SandboxProvider } from "./providers/types";
 import { SandboxLifecycleManager } from "./sandbox/manager";
@@ -42,6 +43,8 @@ export interface AppContext {
   manager: SandboxLifecycleManager;
   /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
   wakeScheduler: WakeScheduler | null;
+  /** The model gateway's per-process part: its upstream, the settlements it still owes. */
+  modelGateway: GatewayRuntime;
   clock: () => number;
   /** Closes the store (tests; the server keeps its context for its lifetime). */
   close(): Promise<void>;
@@ -171,6 +174,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     channels,
     manager,
     wakeScheduler: wakeScheduler ?? null,
+    modelGateway: createGatewayRuntime(cfg.agent, env),
     clock,
     close: () => store.close(),
   };

@@ -129,6 +129,12 @@ async function deliverOne(
 ): Promise<boolean> {
   const isInline = msg.id === opts.inlineId;
   let result: DeliveryResult;
+  // The model gateway counts calls made meanwhile for this conversation. Only bookkeeping:
+  // a store that refuses the mark must not hold the message back.
+  const now = d.clock();
+  const { id, channel, conversation, meta } = msg;
+  const mark = { id, channel, conversation, meta, until: now + d.agent.deliveryTimeoutMs };
+  await d.store.deliveries.open(mark, now).catch(() => {});
   try {
     result = await d.agent.deliver(
       withDeliveryId(target.door, msg.id),
@@ -136,9 +142,11 @@ async function deliverOne(
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
   } catch (err) {
+    await d.store.deliveries.close(msg.id).catch(() => {});
     await deliveryFailed(d, target, msg, isInline, err, r);
     return false;
   }
+  await d.store.deliveries.close(msg.id).catch(() => {});
   // The agent has the message: a store fault from here on must not count as a failed
   // delivery. What could not be recorded is handed back (settle.ts finishes it).
   try {

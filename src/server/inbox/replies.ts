@@ -16,9 +16,24 @@ export function replyId(messageId: string): string {
   return `${REPLY_PREFIX}${messageId}`;
 }
 
-/** Pure: the inbox message a queued reply answers. */
+const NOTICE_PREFIX = "notice:";
+
+/**
+ * The outbox id of a message from ClawRun itself (e.g. a budget notice) about inbox message
+ * `messageId`; `kind` (no ":") keeps it apart from the agent's reply to the same message.
+ */
+export function noticeId(kind: string, messageId: string): string {
+  return `${NOTICE_PREFIX}${kind}:${messageId}`;
+}
+
+/** Pure: the inbox message a queued reply (or notice) answers. */
 export function inReplyTo(id: string): string {
-  return id.startsWith(REPLY_PREFIX) ? id.slice(REPLY_PREFIX.length) : id;
+  if (id.startsWith(REPLY_PREFIX)) return id.slice(REPLY_PREFIX.length);
+  if (id.startsWith(NOTICE_PREFIX)) {
+    const colon = id.indexOf(":", NOTICE_PREFIX.length);
+    if (colon >= 0) return id.slice(colon + 1);
+  }
+  return id;
 }
 
 export interface ReplyReport {

@@ -1,4 +1,5 @@
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection";
+import { SqliteDeliveries } from "./sqlite-deliveries";
 import { INBOX_TABLES, OUTBOX_TABLES, type SqliteContext, SqliteInbox } from "./sqlite-inbox";
 import { SqliteLocks } from "./sqlite-locks";
 import { SqliteAwake, SqliteEvents } from "./sqlite-logs";
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   readonly counters: SqliteCounters;
   readonly kv: SqliteKv;
   readonly usage: SqliteUsage;
+  readonly deliveries: SqliteDeliveries;
   private readonly conn: SqliteConnection;
 
   constructor(file: string, options: SqliteStoreOptions) {
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.counters = new SqliteCounters(ctx);
     this.kv = new SqliteKv(ctx);
     this.usage = new SqliteUsage(ctx);
+    this.deliveries = new SqliteDeliveries(ctx);
   }
 
   async ping(): Promise<void> {
