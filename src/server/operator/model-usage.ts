@@ -3,8 +3,7 @@ import type { AppContext } from "../context";
 import { utcDay, utcMonth } from "../model-gateway/periods";
 import { type UsageView, usageView } from "../model-gateway/usage-view";
 
-export async function modelUsageOf(ctx: AppContext): Promise<UsageView> {
-  const now = ctx.clock();
+export async function modelUsageOf(ctx: AppContext, now = ctx.clock()): Promise<UsageView> {
   const totals = await ctx.store.usage.read(utcDay(now), utcMonth(now));
   return usageView(totals, ctx.config.config.modelGateway.budget, now);
 }
