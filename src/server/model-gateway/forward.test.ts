@@ -13,6 +13,10 @@ import { tellConversationOnce } from "./cap-notice";
 import { modelCredential } from "./credential";
 import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward";
 import { SettlementBacklog } from "./settlement-backlog";
+import { keepAliveUpstream } from "./upstream-client";
+
+/** One client for the file, as one server process has (connections are reused across calls). */
+const upstreamFetch = keepAliveUpstream();
 
 /**
  * The gateway's request handling against real model-server stand-ins over HTTP and a real
@@ -58,6 +62,7 @@ function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
     masterSecret: MASTER,
     isCurrentSandbox: async (id) => id === "sb-current",
     clock: () => NOW,
+    fetchUpstream: upstreamFetch,
     timeoutMs: 2_000,
     logError: () => {},
     notify: async (e) => {

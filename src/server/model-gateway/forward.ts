@@ -16,6 +16,7 @@ import { type PriceOverrides, priceFor } from "./prices";
 import { type ApiShape, type RefusalKind, refusal } from "./refusal";
 import type { SettlementBacklog } from "./settlement-backlog";
 import { speaks, type Upstream, upstreamRequest } from "./upstream";
+import type { UpstreamFetch } from "./upstream-client";
 import { SseUsageReader, usageFromBody } from "./usage-parse";
 
 export interface GatewayEvent {
@@ -37,6 +38,8 @@ export interface GatewayDeps {
   /** True only for the agent's current sandbox while it runs: a stopped one's credential is dead. */
   isCurrentSandbox(sandboxId: string): Promise<boolean>;
   clock(): number;
+  /** Sends the request to the upstream (keep-alive connections in the server). */
+  fetchUpstream: UpstreamFetch;
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
   notify(event: GatewayEvent): Promise<void>;
@@ -219,8 +222,7 @@ export async function handleModelCall(
   request.signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let upstream: Response;
   try {
-    upstream = await fetch(target.url, {
-      method: "POST",
+    upstream = await deps.fetchUpstream(target.url, {
       headers: target.headers,
       body: JSON.stringify(body),
       signal: abort.signal,

@@ -27,6 +27,7 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
     backlog: ctx.modelGateway.backlog,
     masterSecret: ctx.secrets.secrets.CLAWRUN_SECRET,
     clock: ctx.clock,
+    fetchUpstream: ctx.modelGateway.fetchUpstream,
     isCurrentSandbox: async (sandboxId) => {
       const state = await ctx.store.state.get();
       return state?.value.sandboxId === sandboxId && LIVE.has(state.value.status);

@@ -2,16 +2,19 @@ import type { AppEnv } from "../../config/env";
 import { agentModelOf } from "./agent-model";
 import { SettlementBacklog } from "./settlement-backlog";
 import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "./upstream";
+import { keepAliveUpstream, type UpstreamFetch } from "./upstream-client";
 
 /**
  * What the gateway keeps for the life of a server process: the upstream resolved once from
- * clawrun.json and the environment (not per call), and the settlements this server still
- * owes the store.
+ * clawrun.json and the environment (not per call), its kept-alive connections, and the
+ * settlements this server still owes the store.
  */
 export interface GatewayRuntime {
   /** Null: the agent uses no model, or its key is not set in ClawRun's environment. */
   upstream: Upstream | null;
   backlog: SettlementBacklog;
+  /** Keep-alive connections to the upstream, shared by all calls of this process. */
+  fetchUpstream: UpstreamFetch;
 }
 
 const KINDS: readonly string[] = [
@@ -39,5 +42,9 @@ export function createGatewayRuntime(
   agentSection: unknown,
   env: Pick<AppEnv, "passthrough">,
 ): GatewayRuntime {
-  return { upstream: resolveUpstream(agentSection, env), backlog: new SettlementBacklog() };
+  return {
+    upstream: resolveUpstream(agentSection, env),
+    backlog: new SettlementBacklog(),
+    fetchUpstream: keepAliveUpstream(),
+  };
 }
