@@ -3,6 +3,7 @@ import { agentModelOf } from "../model-gateway/agent-model";
 import { credentialSandbox, presentedCredential } from "../model-gateway/credential";
 import { handleModelCall } from "../model-gateway/forward";
 import { gatewayDepsOf, upstreamOf } from "../model-gateway/from-context";
+import { isLiveSandbox } from "../model-gateway/live-sandbox";
 import { type ApiShape, refusal } from "../model-gateway/refusal";
 
 /** POST /api/model/v1/...: the model gateway's routes hand their request here. */
@@ -34,8 +35,7 @@ export async function handleModelList(request: Request, ctx: AppContext): Promis
   const sandboxId = credential
     ? credentialSandbox(ctx.secrets.secrets.CLAWRUN_SECRET, credential)
     : null;
-  const deps = upstream ? gatewayDepsOf(ctx, upstream) : null;
-  if (!sandboxId || !deps || !(await deps.isCurrentSandbox(sandboxId))) {
+  if (!sandboxId || !upstream || !isLiveSandbox(await ctx.store.state.get(), sandboxId)) {
     const r = refusal("openai", "unauthorized", "invalid model credential");
     return new Response(JSON.stringify(r.body), { status: r.status, headers: r.headers });
   }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { state } from "../../../tests/contracts/store/kit";
 import { type FakeAnthropic, startFakeAnthropic } from "../../../tests/support/fake-anthropic";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/support/fake-openai";
 import { type FaultyStore, faultyStore } from "../../../tests/support/faulty-store";
@@ -51,6 +52,8 @@ function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
   instances += 1;
   store = new SqliteStore(join(dir, "store.db"), { instance: `gw-${instances}` });
   opened.push(store);
+  // sb-current runs (better-sqlite3 writes before the promise is returned).
+  void store.state.compareAndSet(0, state({ sandboxId: "sb-current", status: "running" }));
   const s: Store = on ?? store;
   return {
     upstream: { kind: "openai-compatible", baseUrl: openai.baseUrl, apiKey: REAL_KEY },
@@ -60,7 +63,6 @@ function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
     usage: s.usage,
     backlog: new SettlementBacklog(),
     masterSecret: MASTER,
-    isCurrentSandbox: async (id) => id === "sb-current",
     clock: () => NOW,
     fetchUpstream: upstreamFetch,
     timeoutMs: 2_000,
@@ -111,6 +113,20 @@ describe("credentials", () => {
     const res = await handleModelCall(call(chat, headers), d, "openai", "/chat/completions");
     expect(res.status).toBe(401);
     expect((await res.json()).error.code).toBe("unauthorized");
+    expect(openai.requests.length).toBe(before);
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
+  });
+});
+
+describe("credentials of a sandbox that stopped", () => {
+  it("→ 401 once the sandbox is no longer running, nothing forwarded or held", async () => {
+    const d = deps();
+    const cur = await store.state.get();
+    if (!cur) throw new Error("no state");
+    await store.state.compareAndSet(cur.version, { ...cur.value, status: "sleeping" });
+    const before = openai.requests.length;
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(401);
     expect(openai.requests.length).toBe(before);
     expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
   });

@@ -11,6 +11,7 @@ import {
   type Usage,
 } from "./cost";
 import { credentialSandbox, presentedCredential } from "./credential";
+import { isLiveSandbox } from "./live-sandbox";
 import { utcDay, utcMonth } from "./periods";
 import { type PriceOverrides, priceFor } from "./prices";
 import { type ApiShape, type RefusalKind, refusal } from "./refusal";
@@ -35,8 +36,6 @@ export interface GatewayDeps {
   /** This server's settlements the store did not take; while any is left, calls are refused. */
   backlog: SettlementBacklog;
   masterSecret: string;
-  /** True only for the agent's current sandbox while it runs: a stopped one's credential is dead. */
-  isCurrentSandbox(sandboxId: string): Promise<boolean>;
   clock(): number;
   /** Sends the request to the upstream (keep-alive connections in the server). */
   fetchUpstream: UpstreamFetch;
@@ -78,13 +77,15 @@ export async function handleModelCall(
 ): Promise<Response> {
   const credential = presentedCredential(request.headers);
   const sandboxId = credential ? credentialSandbox(deps.masterSecret, credential) : null;
-  if (!sandboxId || !(await deps.isCurrentSandbox(sandboxId))) {
-    return refuse(
+  const unauthorized = () =>
+    refuse(
       shape,
       "unauthorized",
       "invalid model credential: use the key ClawRun gave this sandbox",
     );
-  }
+  // A forged credential stops here; whether its sandbox is the running one is read with the
+  // reservation below (one store round trip per call instead of two).
+  if (!sandboxId) return unauthorized();
   // A cost this server could not record blocks new spending here until it is recorded.
   if (!(await deps.backlog.flush(deps.usage))) {
     return refuse(
@@ -149,6 +150,24 @@ export async function handleModelCall(
     dayLimit: base.daily,
     monthLimit: base.monthly,
   });
+  if (!isLiveSandbox(hold.state, sandboxId)) {
+    // Not the running sandbox (stopped, replaced, another one's): give the hold back at once.
+    if (hold.held) {
+      const release: UsageSettlement = {
+        day,
+        month,
+        reserved: amount,
+        cost: 0,
+        model: null,
+        conversation: "",
+        tokens: { input: 0, output: 0, cachedInput: 0 },
+        warnDayAt: null,
+        warnMonthAt: null,
+      };
+      await settleWithRetries(deps.usage, release).catch(() => deps.backlog.add(release));
+    }
+    return unauthorized();
+  }
   const limits = capLimits(deps.budget, hold.raiseMicros);
   const delivery = attributedDelivery(hold.open);
   if (!hold.held) {

@@ -3,9 +3,6 @@ import { tellConversationOnce } from "./cap-notice";
 import type { GatewayDeps } from "./forward";
 import type { Upstream } from "./upstream";
 
-/** Statuses in which the sandbox's daemon may be answering a message (and so calling a model). */
-const LIVE = new Set(["starting", "running"]);
-
 /**
  * The upstream resolved when the context was built; null when the agent uses no model or the
  * key is unset (the gateway then answers 503, the agent's config check already says why).
@@ -28,10 +25,6 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
     masterSecret: ctx.secrets.secrets.CLAWRUN_SECRET,
     clock: ctx.clock,
     fetchUpstream: ctx.modelGateway.fetchUpstream,
-    isCurrentSandbox: async (sandboxId) => {
-      const state = await ctx.store.state.get();
-      return state?.value.sandboxId === sandboxId && LIVE.has(state.value.status);
-    },
     logError: (message, details) => ctx.logger.error(details, message),
     notify: async (event) => {
       await ctx.store.events.append({

@@ -215,12 +215,15 @@ return out
 
 /**
  * Holds a reservation in a day and a month unless a cap would be crossed, and reads the
- * deliveries open now (who the call is for) in the same trip.
- * KEYS: day, month, delivering. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none),
+ * deliveries open now (who the call is for) and the instance state (is the caller's sandbox
+ * the running one) in the same trip.
+ * KEYS: day, month, delivering, state. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none),
  * dayTtlMs, monthTtlMs, now.
- * → {held 0|1, dayTotal, monthTotal, raise, {open delivery json...}} (totals before the hold).
+ * → {held 0|1, dayTotal, monthTotal, raise, {open delivery json...}, {stateVersion, stateValue}}
+ * (totals before the hold).
  */
 export const USAGE_RESERVE = `
+local st = redis.call('HMGET', KEYS[4], 'version', 'value')
 local amount = tonumber(ARGV[1])
 local dayLimit = tonumber(ARGV[2])
 local monthLimit = tonumber(ARGV[3])
@@ -239,13 +242,13 @@ local day = tonumber(d[1] or '0')
 local raise = tonumber(d[2] or '0')
 local month = tonumber(redis.call('HGET', KEYS[2], 'total') or '0')
 if (dayLimit >= 0 and day + amount > dayLimit + raise) or (monthLimit >= 0 and month + amount > monthLimit) then
-  return {0, day, month, raise, open}
+  return {0, day, month, raise, open, st}
 end
 redis.call('HINCRBY', KEYS[1], 'total', amount)
 redis.call('HINCRBY', KEYS[2], 'total', amount)
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {1, day, month, raise, open}
+return {1, day, month, raise, open, st}
 `;
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { openDeliverySchema } from "./open-delivery-schema";
-import { parseReply, type RedisContext } from "./redis-context";
+import { parseReply, type RedisContext, stateFrom } from "./redis-context";
 import { USAGE_RESERVE, USAGE_SETTLE } from "./redis-scripts";
 import { parseStoredJson } from "./stored-data";
 import {
@@ -41,6 +41,7 @@ export class RedisUsage implements UsageStore {
       this.ctx.keys.usage("d", r.day),
       this.ctx.keys.usage("m", r.month),
       this.ctx.keys.delivering,
+      this.ctx.keys.state,
     ];
     const raw = await this.ctx.call(keys[0] as string, () =>
       this.reserveScript.exec(keys, [
@@ -52,15 +53,31 @@ export class RedisUsage implements UsageStore {
         String(r.now),
       ]),
     );
-    const [held, day, month, raise, marks] = parseReply(
-      z.tuple([z.number(), z.number(), z.number(), z.number(), z.array(z.string())]),
+    const text = z.string().nullable();
+    const [held, day, month, raise, marks, [version, value]] = parseReply(
+      z.tuple([
+        z.number(),
+        z.number(),
+        z.number(),
+        z.number(),
+        z.array(z.string()),
+        z.tuple([text, text]),
+      ]),
       raw,
       "usage.reserve",
     );
+    const state = stateFrom(this.ctx.keys, version, value);
     const open: OpenDelivery[] = marks.map((json) =>
       parseStoredJson(openDeliverySchema, json, this.ctx.keys.delivering),
     );
-    return { held: held === 1, dayMicros: day, monthMicros: month, raiseMicros: raise, open };
+    return {
+      held: held === 1,
+      dayMicros: day,
+      monthMicros: month,
+      raiseMicros: raise,
+      open,
+      state,
+    };
   }
 
   async settle(s: UsageSettlement) {

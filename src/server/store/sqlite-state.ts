@@ -7,7 +7,7 @@ import type { CasResult, HeartbeatRecord, HeartbeatStore, StateStore } from "./t
 
 type StateRow = { version: number; value: string };
 
-function readState(ctx: SqliteContext): Versioned<InstanceState> | null {
+export function readState(ctx: SqliteContext): Versioned<InstanceState> | null {
   const row = ctx
     .sql(`SELECT version, value FROM instance_state WHERE instance = ?`)
     .get(ctx.instance) as StateRow | undefined;

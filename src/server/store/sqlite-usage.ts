@@ -1,5 +1,6 @@
 import { openDeliverySchema } from "./open-delivery-schema";
 import type { SqliteContext } from "./sqlite-inbox";
+import { readState } from "./sqlite-state";
 import { parseStoredJson } from "./stored-data";
 import type {
   ConversationSpend,
@@ -51,11 +52,13 @@ export class SqliteUsage implements UsageStore {
         const day = this.period(DAY(r.day));
         const month = this.period(MONTH(r.month));
         const open = this.openAt(r.now);
+        const state = readState(ctx);
         const before = {
           dayMicros: day.total,
           monthMicros: month.total,
           raiseMicros: day.raise,
           open,
+          state,
         };
         const over =
           (r.dayLimit !== null && day.total + r.amount > r.dayLimit + day.raise) ||

@@ -163,6 +163,8 @@ export interface UsageStore {
     raiseMicros: number;
     /** Deliveries open at `r.now`, read in the same step (attribution costs no extra command). */
     open: OpenDelivery[];
+    /** The instance state, read in the same step: the gateway checks the caller's sandbox with it. */
+    state: Versioned<InstanceState> | null;
   }>;
   /**
    * Replaces a hold of `reserved` by the call's real `cost` and adds the call to its model's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { USAGE_CALL, usageSettlement } from "./kit";
+import { state, USAGE_CALL, usageSettlement } from "./kit";
 import type { ContractContext } from "./store-contract";
 
 const DAY = USAGE_CALL.day;
@@ -24,6 +24,7 @@ export function usageContract(ctx: ContractContext): void {
         monthMicros: 0,
         raiseMicros: 0,
         open: [],
+        state: null,
       });
       expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(100);
       expect(await store.usage.settle(usageSettlement())).toEqual({ warned: [] });
@@ -72,6 +73,7 @@ export function usageContract(ctx: ContractContext): void {
         monthMicros: 950,
         raiseMicros: 0,
         open: [],
+        state: null,
       });
       expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(950);
       // Exactly reaching the cap is allowed.
@@ -156,6 +158,16 @@ export function usageContract(ctx: ContractContext): void {
         "": { costMicros: 7, calls: 1 },
       });
       expect(totals.month.conversations["telegram:42"]).toEqual({ costMicros: 150, calls: 3 });
+    });
+
+    it("reads the instance state with the reservation, held or not", async () => {
+      const { store } = ctx.open("usage-state");
+      expect((await store.usage.reserve(USAGE_CALL)).state).toBeNull();
+      await store.state.compareAndSet(0, state({ sandboxId: "sb-7" }));
+      expect((await store.usage.reserve(USAGE_CALL)).state).toEqual(await store.state.get());
+      const refused = await store.usage.reserve({ ...USAGE_CALL, amount: 1e9 });
+      expect(refused.held).toBe(false);
+      expect(refused.state?.value.sandboxId).toBe("sb-7");
     });
 
     it("reads the deliveries open at the call's time with the reservation, held or not", async () => {
