@@ -2,6 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIFECYCLE } from "../src/config/constants";
+import { gatewayDepsOf } from "../src/server/http/gateway-from-context";
+import { modelCredential } from "../src/server/model-gateway/credential";
+import { handleModelCall } from "../src/server/model-gateway/forward";
+import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { type RedisServer, startRedisServer } from "./support/redis-server";
 import { type Cost, costOf, countedApp } from "./support/store-cost";
 
@@ -23,12 +27,13 @@ type Step =
   | "heartbeat that extends the TTL"
   | "message stored (webhook)"
   | "message delivered (agent awake)"
+  | "model call (gateway)"
   | "sleep (snapshot + stop)"
   | "wake from a snapshot"
   | "tick while asleep"
   | `idle hour asleep (${number} ticks)`;
 
-async function measure(adapter: "sqlite" | "redis", redisUrl?: string) {
+async function measure(adapter: "sqlite" | "redis", model: FakeOpenAI, redisUrl?: string) {
   const app = await countedApp(adapter, redisUrl);
   const { ctx, counter } = app;
   const costs = new Map<Step, Cost>();
@@ -82,6 +87,29 @@ async function measure(adapter: "sqlite" | "redis", redisUrl?: string) {
       "message delivered (agent awake)",
       await costOf(counter, async () => expect((await ctx.manager.drain()).delivered).toBe(1)),
     );
+    // A non-streamed call through the gateway: credential check, reserve, settle.
+    const running = (await ctx.store.state.get())?.value;
+    const holder = { sandboxId: running?.sandboxId ?? "", bootId: running?.bootId ?? "" };
+    const upstream = { kind: "openai-compatible" as const, baseUrl: model.baseUrl, apiKey: "sk" };
+    const modelCall = async () => {
+      const request = new Request("http://gw/api/model/v1/chat/completions", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${modelCredential(ctx.secrets.secrets.CLAWRUN_SECRET, holder)}`,
+        },
+        body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+      });
+      const res = await handleModelCall(
+        request,
+        gatewayDepsOf(ctx, upstream),
+        "openai",
+        "/chat/completions",
+      );
+      expect(res.status).toBe(200);
+      await res.text();
+    };
+    await modelCall(); // warm-up
+    costs.set("model call (gateway)", await costOf(counter, modelCall));
     costs.set(
       "sleep (snapshot + stop)",
       await costOf(counter, async () =>
@@ -133,16 +161,18 @@ function table(sqlite: Map<Step, Cost>, redis: Map<Step, Cost>): string {
 
 describe("store cost per lifecycle step (docs/store.md)", () => {
   let redis: RedisServer;
+  let model: FakeOpenAI | undefined;
   beforeAll(async () => {
     redis = await startRedisServer();
   });
   afterAll(async () => {
-    await redis?.stop();
+    await Promise.all([redis?.stop(), model?.close()]);
   });
 
   it("counts every command on both adapters, and docs/store.md shows exactly these counts", async () => {
-    const sqlite = await measure("sqlite");
-    const onRedis = await measure("redis", redis.url);
+    model = await startFakeOpenAI({ apiKey: "sk", models: ["gpt-4o-mini"] });
+    const sqlite = await measure("sqlite", model);
+    const onRedis = await measure("redis", model, redis.url);
     // The heartbeat path is the constant the design promises (invariant 6): one round trip.
     expect(onRedis.get("heartbeat (nothing to do)")?.trips).toBe(1);
     const generated = table(sqlite, onRedis);

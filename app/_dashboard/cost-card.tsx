@@ -1,11 +1,27 @@
+import type { ConfirmRequest } from "./confirm-dialog";
 import { formatDuration } from "./format";
+import { ModelSpendSection } from "./model-spend-section";
 import { Loading, Panel } from "./panel";
 import type { CostSummary } from "./types";
+import type { Actions } from "./use-actions";
 
 const usd = (n: number) => (n > 0 && n < 0.01 ? "< $0.01" : `$${n.toFixed(2)}`);
 
-/** This month's awake time, its price on the configured provider, and the always-on figure. */
-export function CostCard({ cost, error }: { cost: CostSummary | null; error?: string }) {
+/**
+ * This month's awake time, its price on the configured provider, and the always-on figure;
+ * below, the agent's model spend (the total above is sandbox and store only).
+ */
+export function CostCard({
+  cost,
+  error,
+  actions,
+  confirm,
+}: {
+  cost: CostSummary | null;
+  error?: string;
+  actions: Actions;
+  confirm(request: ConfirmRequest): Promise<boolean>;
+}) {
   return (
     <Panel id="cost" title="Cost this month" aside={cost ? `${cost.provider}` : null}>
       {error ? (
@@ -47,6 +63,9 @@ export function CostCard({ cost, error }: { cost: CostSummary | null; error?: st
               </a>
             ))}
           </p>
+          {cost.model ? (
+            <ModelSpendSection model={cost.model} actions={actions} confirm={confirm} />
+          ) : null}
         </>
       ) : error ? null : (
         <Loading />

@@ -67,7 +67,7 @@ export function Dashboard() {
               confirm={confirm}
             />
           </StatusPanel>
-          <CostCard cost={cost} error={errors.cost} />
+          <CostCard cost={cost} error={errors.cost} actions={actions} confirm={confirm} />
           <DaemonPanel overview={overview} events={events} now={now} />
           <RunwayPanel overview={overview} now={now} />
           <AwakePanel overview={overview} />

@@ -8,6 +8,7 @@ import type { Agent } from "./agents/types";
 import type { Channel } from "./channels/types";
 import type { WakeHook } from "./domain/wake-hook";
 import type { WakeScheduler } from "./domain/wake-scheduler";
+import type { GatewayRuntime } from "./model-gateway/runtime";
 import type { SandboxProvider } from "./providers/types";
 import type { SandboxLifecycleManager } from "./sandbox/manager";
 import type { Store } from "./store/types";
@@ -31,6 +32,8 @@ export interface AppContext {
   manager: SandboxLifecycleManager;
   /** One-shot wakes for cron jobs (QStash), or null: the daily cron / local timer only. */
   wakeScheduler: WakeScheduler | null;
+  /** The model gateway's per-process part: its upstream, the settlements it still owes. */
+  modelGateway: GatewayRuntime;
   clock: () => number;
   /** Closes the store (tests; the server keeps its context for its lifetime). */
   close(): Promise<void>;

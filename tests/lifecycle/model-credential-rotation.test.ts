@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { gatewayDepsOf } from "../../src/server/http/gateway-from-context";
-import { type CredentialHolder, credentialHolder } from "../../src/server/model-gateway/credential";
+import {
+  type CredentialHolder,
+  credentialHolder,
+  holderIsCurrent,
+} from "../../src/server/model-gateway/credential";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import {
   startVercelSandboxEmulator,
@@ -54,12 +57,9 @@ describe.each(providers)("model credential rotation, $name", (p) => {
     });
     const harness = h;
     const master = harness.params.source.CLAWRUN_SECRET as string;
-    const deps = gatewayDepsOf(harness.ctx, {
-      kind: "openai",
-      baseUrl: "http://127.0.0.1:9/v1",
-      apiKey: "unused",
-    });
-    const live = (holder: CredentialHolder) => deps.isCurrentSandbox(holder);
+    /** The gateway's own check: this sandbox, this boot, starting or running. */
+    const live = async (holder: CredentialHolder) =>
+      holderIsCurrent((await harness.ctx.store.state.get())?.value ?? null, holder);
     /** The credential in the running daemon's environment, as the gateway reads it. */
     const daemonCredential = async (): Promise<CredentialHolder> => {
       const sandbox = await harness.provider.get((await harness.status()).sandboxId as string);

@@ -114,6 +114,16 @@ describe("model gateway over HTTP", () => {
     expect(content).toContain("what is the gateway?");
     expect(content).toContain("leaked=false");
     expect(model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
+    // Until the agent has answered, its delivery is open: calls meanwhile are that chat's.
+    await waitFor(
+      "the message to be delivered",
+      async () => {
+        const r = await fetch(`${server.url}/api/sandbox/inbox`, { headers: admin() });
+        const j = (await r.json()) as { counts: { pending: number } };
+        return j.counts.pending === 0 ? true : null;
+      },
+      60_000,
+    );
   }, 120_000);
 
   it("bills calls of the running sandbox's credential; another sandbox's or boot's is refused", async () => {
@@ -162,8 +172,13 @@ describe("model gateway over HTTP", () => {
     const res = await fetch(`${server.url}/api/sandbox/usage`, { headers: admin() });
     expect(res.status).toBe(200);
     const usage = (await res.json()) as {
-      today: { spentUsd: number; capUsd: number; models: { model: string; calls: number }[] };
-      month: { capUsd: number };
+      today: {
+        spentUsd: number;
+        capUsd: number;
+        models: { model: string; calls: number }[];
+        conversations: { channel: string | null; conversation: string | null; calls: number }[];
+      };
+      month: { capUsd: number; conversations: unknown[] };
     };
     expect(usage.today.capUsd).toBe(2);
     expect(usage.month.capUsd).toBe(20);
@@ -172,6 +187,22 @@ describe("model gateway over HTTP", () => {
     expect(usage.today.models).toEqual([
       expect.objectContaining({ model: "gpt-4o-mini", calls: 3 }),
     ]);
+    // The daemon's call was made while its message was delivered: that conversation's. This
+    // file's two direct calls came with no delivery open: unattributed.
+    const byConversation = usage.today.conversations;
+    expect(byConversation).toHaveLength(2);
+    expect(byConversation.find((c) => c.conversation === null)?.calls).toBe(2);
+    expect(byConversation.find((c) => c.conversation !== null)).toMatchObject({
+      channel: expect.any(String),
+      calls: 1,
+    });
+    expect(usage.month.conversations).toHaveLength(2);
+    // The dashboard's cost card gets the same, in words.
+    const cost = await fetch(`${server.url}/api/sandbox/cost`, { headers: admin() });
+    const card = ((await cost.json()) as { model: { today: string; byConversation: unknown[] } })
+      .model;
+    expect(card.today).toMatch(/^\$0\.\d{2,4} of \$2\.00 \(0 %\)$/);
+    expect(card.byConversation).toHaveLength(2);
 
     const raise = (body: string) =>
       fetch(`${server.url}/api/sandbox/usage/raise`, {

@@ -17,6 +17,11 @@ export const WRITES: ReadonlySet<string> = new Set([
   "counters.clear",
   "kv.set",
   "kv.delete",
+  "usage.reserve",
+  "usage.settle",
+  "usage.raise",
+  "deliveries.open",
+  "deliveries.close",
 ]);
 
 export interface FaultyStore {
@@ -26,6 +31,8 @@ export interface FaultyStore {
    * but that insert) throws StoreUnavailableError — as a Redis killed mid-request — until heal().
    */
   failWritesAfterNextInsert(failing?: (op: string) => boolean): void;
+  /** From now on, every write in `failing` throws StoreUnavailableError until heal(). */
+  failWrites(failing: (op: string) => boolean): void;
   heal(): void;
   /** Writes refused so far, in order. */
   refused: string[];
@@ -72,6 +79,9 @@ export function faultyStore(inner: Store): FaultyStore {
     refused,
     failWritesAfterNextInsert(f = () => true) {
       armed = f;
+    },
+    failWrites(f) {
+      failing = f;
     },
     heal() {
       armed = null;

@@ -17,6 +17,17 @@ const period = z.looseObject({
       outputTokens: z.number(),
     }),
   ),
+  // Absent from servers older than per-conversation metering.
+  conversations: z
+    .array(
+      z.looseObject({
+        channel: z.string().nullable(),
+        conversation: z.string().nullable(),
+        costUsd: z.number(),
+        calls: z.number(),
+      }),
+    )
+    .default([]),
 });
 const usageSchema = z.looseObject({
   priceTableDate: z.string(),
@@ -32,10 +43,21 @@ export function formatUsage(u: z.output<typeof usageSchema>): string[] {
     `${name}: ${money(p.spentUsd)}${p.capUsd === null ? " (no cap)" : ` of ${money(p.capUsd)}`}${p.warning ? "  ⚠ over 80 %" : ""}  (resets ${p.resetsAt})`;
   const out = [line(`today ${u.today.day}`, u.today), line(`month ${u.month.month}`, u.month)];
   if (u.today.raisedUsd > 0) out.push(`today's cap raised by ${money(u.today.raisedUsd)}`);
-  for (const m of u.month.models) {
-    out.push(
-      `  ${m.model}: ${money(m.costUsd)} this month, ${m.calls} calls, ${m.inputTokens} in / ${m.outputTokens} out tokens`,
-    );
+  for (const [label, p] of [
+    ["today", u.today],
+    ["this month", u.month],
+  ] as const) {
+    if (p.models.length > 0) out.push(`per model, ${label}:`);
+    for (const m of p.models) {
+      out.push(
+        `  ${m.model}: ${money(m.costUsd)}, ${m.calls} calls, ${m.inputTokens} in / ${m.outputTokens} out tokens`,
+      );
+    }
+    if (p.conversations.length > 0) out.push(`per conversation, ${label}:`);
+    for (const c of p.conversations) {
+      const who = c.conversation === null ? "(unattributed)" : `${c.channel} ${c.conversation}`;
+      out.push(`  ${who}: ${money(c.costUsd)}, ${c.calls} calls`);
+    }
   }
   out.push(`(prices as of ${u.priceTableDate})`);
   return out;
@@ -44,7 +66,7 @@ export function formatUsage(u: z.output<typeof usageSchema>): string[] {
 export const usageCommand: Command = {
   name: "usage",
   summary:
-    "model spend today and this month, per model, against the budget (--raise: lift today's cap)",
+    "model spend today and this month, per model and conversation, against the budget (--raise: lift today's cap)",
   arity: { min: 0, max: 0 },
   flags: {
     raise: {

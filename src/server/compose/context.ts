@@ -9,6 +9,7 @@ import type { AppContext, ContextOptions } from "../app-context";
 import { QStashWakeScheduler } from "../cron/qstash-wakes";
 import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
+import { createGatewayRuntime } from "../model-gateway/runtime";
 import type { SandboxProvider } from "../providers/types";
 import { SandboxLifecycleManager } from "../sandbox/manager";
 import { CountBasedRetention } from "../sandbox/plan/retention";
@@ -127,6 +128,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     channels,
     manager,
     wakeScheduler: wakeScheduler ?? null,
+    modelGateway: createGatewayRuntime(cfg.agent, env),
     clock,
     close: () => store.close(),
   };

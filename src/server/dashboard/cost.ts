@@ -1,5 +1,6 @@
 import type { AwakeInterval } from "../domain/events";
 import { summarizeAwake } from "./awake-time";
+import type { ModelSpendCard } from "./model-spend";
 import { REDIS_COMMANDS_PER_HEARTBEAT, UPSTASH_PRICES, VERCEL_SANDBOX_PRICES } from "./pricing";
 
 const HOUR = 60 * 60_000;
@@ -28,6 +29,8 @@ export interface CostSummary {
   alwaysOnUsd: number;
   rates: { asOf: string; source: string }[];
   note: string;
+  /** Model spend through the gateway; null when the agent has no model and spent nothing. */
+  model?: ModelSpendCard | null;
 }
 
 export interface CostFacts {

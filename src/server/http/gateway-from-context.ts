@@ -1,23 +1,14 @@
 import type { AppContext } from "../app-context";
-import { agentModelOf } from "../model-gateway/agent-model";
-import { holderIsCurrent } from "../model-gateway/credential";
+import { tellConversationOnce } from "../model-gateway/cap-notice";
 import type { GatewayDeps } from "../model-gateway/forward";
-import { DEFAULT_BASE_URLS, type Upstream, type UpstreamKind } from "../model-gateway/upstream";
+import type { Upstream } from "../model-gateway/upstream";
 
 /**
- * The upstream the agent section of clawrun.json names (provider, baseUrl, apiKey.fromEnv),
- * with the real key read from ClawRun's environment; null when the agent uses no model or the
+ * The upstream resolved when the context was built; null when the agent uses no model or the
  * key is unset (the gateway then answers 503, the agent's config check already says why).
  */
 export function upstreamOf(ctx: AppContext): Upstream | null {
-  const agent = agentModelOf(ctx.config.config.agent);
-  const kinds: UpstreamKind[] = ["openai", "anthropic", "openai-compatible", "vercel-ai-gateway"];
-  if (!agent || !kinds.includes(agent.provider as UpstreamKind)) return null;
-  const kind = agent.provider as UpstreamKind;
-  const apiKey = ctx.env.passthrough(agent.apiKeyEnv);
-  if (!apiKey) return null;
-  const baseUrl = kind === "openai-compatible" ? agent.baseUrl : DEFAULT_BASE_URLS[kind];
-  return baseUrl ? { kind, baseUrl, apiKey } : null;
+  return ctx.modelGateway.upstream;
 }
 
 /** Everything the gateway needs, taken from the app's one context. */
@@ -30,10 +21,10 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
     allowUnpriced: modelGateway.allowUnpriced,
     timeoutMs: modelGateway.timeoutMs,
     usage: ctx.store.usage,
+    backlog: ctx.modelGateway.backlog,
     masterSecret: ctx.secrets.secrets.CLAWRUN_SECRET,
     clock: ctx.clock,
-    isCurrentSandbox: async (holder) =>
-      holderIsCurrent((await ctx.store.state.get())?.value ?? null, holder),
+    fetchUpstream: ctx.modelGateway.fetchUpstream,
     logError: (message, details) => ctx.logger.error(details, message),
     notify: async (event) => {
       await ctx.store.events.append({
@@ -44,6 +35,9 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
         message: event.message,
         details: { period: event.period },
       });
+    },
+    tellConversation: async (delivery, notice) => {
+      await tellConversationOnce(ctx.store, delivery, notice);
     },
   };
 }

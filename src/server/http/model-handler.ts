@@ -1,6 +1,10 @@
 import type { AppContext } from "../app-context";
 import { agentModelOf } from "../model-gateway/agent-model";
-import { credentialHolder, presentedCredential } from "../model-gateway/credential";
+import {
+  credentialHolder,
+  holderIsCurrent,
+  presentedCredential,
+} from "../model-gateway/credential";
 import { handleModelCall } from "../model-gateway/forward";
 import { type ApiShape, refusal } from "../model-gateway/refusal";
 import { gatewayDepsOf, upstreamOf } from "./gateway-from-context";
@@ -34,8 +38,11 @@ export async function handleModelList(request: Request, ctx: AppContext): Promis
   const holder = credential
     ? credentialHolder(ctx.secrets.secrets.CLAWRUN_SECRET, credential)
     : null;
-  const deps = upstream ? gatewayDepsOf(ctx, upstream) : null;
-  if (!holder || !deps || !(await deps.isCurrentSandbox(holder))) {
+  if (
+    !holder ||
+    !upstream ||
+    !holderIsCurrent((await ctx.store.state.get())?.value ?? null, holder)
+  ) {
     const r = refusal("openai", "unauthorized", "invalid model credential");
     return new Response(JSON.stringify(r.body), { status: r.status, headers: r.headers });
   }

@@ -6,11 +6,11 @@ import {
 } from "../agents/types";
 import { withDeliveryId } from "../agents/with-delivery-id";
 import type { InboxMessage } from "../domain/inbox-message";
+import { replyId } from "../domain/outbox-ids";
 import { sidecarClient } from "../door/sidecar-client";
 import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
-import { replyId } from "./replies";
 import { waitForDue } from "./wait-for-due";
 
 /** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
@@ -130,6 +130,12 @@ async function deliverOne(
 ): Promise<boolean> {
   const isInline = msg.id === opts.inlineId;
   let result: DeliveryResult;
+  // The model gateway counts calls made meanwhile for this conversation. Only bookkeeping:
+  // a store that refuses the mark must not hold the message back.
+  const now = d.clock();
+  const { id, channel, conversation, meta } = msg;
+  const mark = { id, channel, conversation, meta, until: now + d.agent.deliveryTimeoutMs };
+  await d.store.deliveries.open(mark, now).catch(() => {});
   try {
     result = await d.agent.deliver(
       withDeliveryId(target.door, msg.id),
@@ -137,9 +143,11 @@ async function deliverOne(
       AbortSignal.timeout(d.agent.deliveryTimeoutMs),
     );
   } catch (err) {
+    await d.store.deliveries.close(msg.id).catch(() => {});
     await deliveryFailed(d, target, msg, isInline, err, r);
     return false;
   }
+  await d.store.deliveries.close(msg.id).catch(() => {});
   // The agent has the message: a store fault from here on must not count as a failed
   // delivery. What could not be recorded is handed back (settle.ts finishes it).
   try {

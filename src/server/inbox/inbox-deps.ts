@@ -6,7 +6,7 @@ import type { Store } from "../store/types";
 
 /** What delivering messages and sending replies work through (built by the composition root). */
 export interface DrainDeps {
-  store: Pick<Store, "state" | "inbox" | "outbox" | "events">;
+  store: Pick<Store, "state" | "inbox" | "outbox" | "events" | "deliveries">;
   provider: SandboxProvider;
   agent: Agent;
   channels: ReadonlyMap<string, Channel>;

@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LIFECYCLE } from "../../config/constants";
 import type { Agent } from "../agents/types";
 import { type Channel, ChannelSendError, type ReplyTarget } from "../channels/types";
+import { inReplyTo, noticeId, replyId } from "../domain/outbox-ids";
 import type { SandboxProvider } from "../providers/types";
 import { SqliteStore } from "../store/sqlite/store";
-import { replyId, sendReplies } from "./replies";
+import { sendReplies } from "./replies";
 
 /** A channel whose platform answers from a script, recording what reached it. */
 function scriptedChannel(answers: (to: ReplyTarget, text: string) => void) {
@@ -132,5 +133,17 @@ describe("sendReplies: the outbox", () => {
     await queue(1, "a");
     await queue(1, "a");
     expect(await store.outbox.count()).toEqual({ pending: 1, dead: 0 });
+  });
+});
+
+describe("outbox ids", () => {
+  it.each([
+    [replyId("telegram:9"), "telegram:9"],
+    [noticeId("budget-daily-2026-12-02", "telegram:9"), "telegram:9"],
+    ["plain", "plain"],
+  ])("%s answers %s", (id, messageId) => expect(inReplyTo(id)).toBe(messageId));
+
+  it("keeps a notice apart from the agent's reply to the same message", () => {
+    expect(noticeId("budget-daily-2026-12-02", "m-1")).not.toBe(replyId("m-1"));
   });
 });

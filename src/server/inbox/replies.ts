@@ -1,5 +1,6 @@
 import { ChannelSendError } from "../channels/types";
 import type { InboxMessage } from "../domain/inbox-message";
+import { inReplyTo } from "../domain/outbox-ids";
 import { retryDelayMs } from "./backoff";
 import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
@@ -9,18 +10,6 @@ import { waitForDue } from "./wait-for-due";
 const SEND_VISIBILITY_MS = 60_000;
 const SEND_TIMEOUT_MS = 30_000;
 const BATCH = 10;
-
-const REPLY_PREFIX = "reply:";
-
-/** The outbox id of the reply to an inbox message: a redelivered message replies once. */
-export function replyId(messageId: string): string {
-  return `${REPLY_PREFIX}${messageId}`;
-}
-
-/** Pure: the inbox message a queued reply answers. */
-export function inReplyTo(id: string): string {
-  return id.startsWith(REPLY_PREFIX) ? id.slice(REPLY_PREFIX.length) : id;
-}
 
 export interface ReplyReport {
   sent: number;

@@ -4,11 +4,20 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { state } from "../../../tests/contracts/store/kit";
 import { type FakeAnthropic, startFakeAnthropic } from "../../../tests/support/fake-anthropic";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/support/fake-openai";
+import { type FaultyStore, faultyStore } from "../../../tests/support/faulty-store";
 import { SqliteStore } from "../store/sqlite/store";
-import { holderIsCurrent, modelCredential } from "./credential";
+import type { OpenDelivery, Store } from "../store/types";
+import { tellConversationOnce } from "./cap-notice";
+import { modelCredential } from "./credential";
 import { type GatewayDeps, type GatewayEvent, handleModelCall } from "./forward";
+import { SettlementBacklog } from "./settlement-backlog";
+import { keepAliveUpstream } from "./upstream-client";
+
+/** One client for the file, as one server process has (connections are reused across calls). */
+const upstreamFetch = keepAliveUpstream();
 
 /**
  * The gateway's request handling against real model-server stand-ins over HTTP and a real
@@ -34,27 +43,36 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all([openai.close(), anthropic.close(), store?.close()]);
+  await Promise.all([openai.close(), anthropic.close(), ...opened.map((s) => s.close())]);
   await rm(dir, { recursive: true, force: true });
 });
 
 let instances = 0;
-function deps(overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+const opened: SqliteStore[] = [];
+function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
   instances += 1;
   store = new SqliteStore(join(dir, "store.db"), { instance: `gw-${instances}` });
+  opened.push(store);
+  // sb-current runs (better-sqlite3 writes before the promise is returned).
+  void store.state.compareAndSet(0, state({ ...CURRENT, status: "running" }));
+  const s: Store = on ?? store;
   return {
     upstream: { kind: "openai-compatible", baseUrl: openai.baseUrl, apiKey: REAL_KEY },
     budget: { daily: 2, monthly: 20, currency: "USD" },
     prices: {},
     allowUnpriced: false,
-    usage: store.usage,
+    usage: s.usage,
+    backlog: new SettlementBacklog(),
     masterSecret: MASTER,
-    isCurrentSandbox: async (holder) => holderIsCurrent({ status: "running", ...CURRENT }, holder),
     clock: () => NOW,
+    fetchUpstream: upstreamFetch,
     timeoutMs: 2_000,
     logError: () => {},
     notify: async (e) => {
       events.push(e);
+    },
+    tellConversation: async (delivery, notice) => {
+      await tellConversationOnce(s, delivery, notice);
     },
     ...overrides,
   };
@@ -100,6 +118,20 @@ describe("credentials", () => {
     const res = await handleModelCall(call(chat, headers), d, "openai", "/chat/completions");
     expect(res.status).toBe(401);
     expect((await res.json()).error.code).toBe("unauthorized");
+    expect(openai.requests.length).toBe(before);
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
+  });
+});
+
+describe("credentials of a sandbox that stopped", () => {
+  it("→ 401 once the sandbox is no longer running, nothing forwarded or held", async () => {
+    const d = deps();
+    const cur = await store.state.get();
+    if (!cur) throw new Error("no state");
+    await store.state.compareAndSet(cur.version, { ...cur.value, status: "sleeping" });
+    const before = openai.requests.length;
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(401);
     expect(openai.requests.length).toBe(before);
     expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
   });
@@ -330,5 +362,145 @@ describe("upstream faults", () => {
     expect(res.status).toBe(504);
     expect((await res.json()).error.message).toContain(new URL(base).host);
     expect((await d.usage.read("2026-12-02", "2026-12")).day.totalMicros).toBe(0);
+  });
+});
+
+/** A delivery under way, as the inbox's drain marks it (docs/model-gateway.md, "Conversations"). */
+function delivery(id: string, conversation: string): OpenDelivery {
+  return {
+    id,
+    channel: "generic",
+    conversation,
+    meta: { replyTo: conversation },
+    until: NOW + 60_000,
+  };
+}
+
+describe("conversations", () => {
+  it("counts a call for the one conversation whose delivery is open, else as unattributed", async () => {
+    const d = deps();
+    const s = store;
+    const ok = async () =>
+      expect((await handleModelCall(call(chat), d, "openai", "/chat/completions")).status).toBe(
+        200,
+      );
+    await ok(); // nothing open: a cron job, the agent's own work
+    await s.deliveries.open(delivery("m-1", "alice"), NOW);
+    await ok();
+    await ok();
+    await s.deliveries.open(delivery("m-2", "bob"), NOW); // two at once: cannot tell
+    await ok();
+    await s.deliveries.close("m-1");
+    await s.deliveries.close("m-2");
+    const { day, month } = await d.usage.read("2026-12-02", "2026-12");
+    expect(Object.keys(day.conversations).sort()).toEqual(["", "generic:alice"]);
+    expect(day.conversations["generic:alice"]?.calls).toBe(2);
+    expect(day.conversations[""]?.calls).toBe(2);
+    const sum = Object.values(day.conversations).reduce((a, c) => a + c.costMicros, 0);
+    expect(sum).toBe(day.totalMicros);
+    expect(month.conversations).toEqual(day.conversations);
+  });
+
+  it("tells the conversation ONCE per period that the cap refused its calls, from any server", async () => {
+    const budget = { daily: 0.000_1, currency: "USD" as const };
+    const first = deps({ budget });
+    const shared = store;
+    // A second server on the same store.
+    const other = new SqliteStore(join(dir, "store.db"), { instance: `gw-${instances}` });
+    opened.push(other);
+    const second = deps({ budget }, other);
+    await shared.deliveries.open(delivery("m-9", "carol"), NOW);
+    const refused = await Promise.all(
+      [first, second, first, second].map((d) =>
+        handleModelCall(call({ ...chat, max_tokens: 1_000 }), d, "openai", "/chat/completions"),
+      ),
+    );
+    expect(refused.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    const notes = await shared.outbox.listPending(10);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      channel: "generic",
+      conversation: "carol",
+      meta: { replyTo: "carol" },
+      text: "This agent reached its daily budget of $0.0001; it resets at 00:00 UTC.",
+    });
+    // Another conversation refused the same day gets its own notice.
+    await shared.deliveries.close("m-9");
+    await shared.deliveries.open(delivery("m-10", "dave"), NOW);
+    await handleModelCall(
+      call({ ...chat, max_tokens: 1_000 }),
+      first,
+      "openai",
+      "/chat/completions",
+    );
+    expect((await shared.outbox.listPending(10)).map((n) => n.conversation)).toEqual([
+      "carol",
+      "dave",
+    ]);
+  });
+
+  it("tells no one when the refused call is unattributed", async () => {
+    const d = deps({ budget: { daily: 0.000_1, currency: "USD" } });
+    const res = await handleModelCall(
+      call({ ...chat, max_tokens: 1_000 }),
+      d,
+      "openai",
+      "/chat/completions",
+    );
+    expect(res.status).toBe(429);
+    expect(await store.outbox.listPending(10)).toEqual([]);
+  });
+});
+
+describe("store down at settlement", () => {
+  let faulty: FaultyStore;
+  it("retries, then refuses this server's next calls (503) until the settlement is recorded", async () => {
+    deps();
+    faulty = faultyStore(store);
+    const logged: string[] = [];
+    const d = deps({ logError: (m) => logged.push(m) }, faulty.store);
+    // The call is answered, but its settlement cannot be written: attempts are retried.
+    faulty.failWrites((op) => op === "usage.settle");
+    const first = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(first.status).toBe(200);
+    const answer = await first.json();
+    expect(faulty.refused.filter((op) => op === "usage.settle")).toHaveLength(3);
+    expect(logged).toEqual([expect.stringMatching(/could not be recorded/)]);
+
+    // Still down: the next call is refused before anything is forwarded or held.
+    const before = openai.requests.length;
+    const refused = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect((await refused.json()).error).toMatchObject({
+      code: "usage_unrecorded",
+      type: "server_error",
+      message: expect.stringMatching(/could not record the cost of 1 earlier model call/),
+    });
+    expect(openai.requests.length).toBe(before);
+
+    // The store is back: the next call records the pending settlement first, then goes through.
+    faulty.heal();
+    const next = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(next.status).toBe(200);
+    const usage = await faulty.store.usage.read("2026-12-02", "2026-12");
+    expect(usage.day.models["gpt-4o-mini"]?.calls).toBe(2);
+    expect(usage.day.models["gpt-4o-mini"]?.inputTokens).toBe(
+      answer.usage.prompt_tokens + (await next.json()).usage.prompt_tokens,
+    );
+  });
+
+  it("a blip shorter than the retries loses nothing and refuses nothing", async () => {
+    deps();
+    const f = faultyStore(store);
+    const d = deps({}, f.store);
+    let failures = 0;
+    f.failWrites((op) => op === "usage.settle" && ++failures <= 1);
+    expect((await handleModelCall(call(chat), d, "openai", "/chat/completions")).status).toBe(200);
+    expect(d.backlog.size).toBe(0);
+    expect((await handleModelCall(call(chat), d, "openai", "/chat/completions")).status).toBe(200);
+    expect(
+      (await f.store.usage.read("2026-12-02", "2026-12")).day.models["gpt-4o-mini"]?.calls,
+    ).toBe(2);
   });
 });

@@ -1,4 +1,6 @@
-import type { UsageStore } from "../store/types";
+import type { OpenDelivery, UsageSettlement, UsageStore } from "../store/types";
+import { attributedDelivery, conversationKey } from "./attribution";
+import type { CapNotice } from "./cap-notice";
 import { type Budget, type CapPeriod, capLimits, capMessage, decideCap, WARN_AT } from "./caps";
 import {
   costMicros,
@@ -8,11 +10,13 @@ import {
   totalTokens,
   type Usage,
 } from "./cost";
-import { type CredentialHolder, credentialHolder, presentedCredential } from "./credential";
+import { credentialHolder, holderIsCurrent, presentedCredential } from "./credential";
 import { utcDay, utcMonth } from "./periods";
 import { type PriceOverrides, priceFor } from "./prices";
 import { type ApiShape, type RefusalKind, refusal } from "./refusal";
+import type { SettlementBacklog } from "./settlement-backlog";
 import { speaks, type Upstream, upstreamRequest } from "./upstream";
+import type { UpstreamFetch } from "./upstream-client";
 import { SseUsageReader, usageFromBody } from "./usage-parse";
 
 export interface GatewayEvent {
@@ -28,16 +32,17 @@ export interface GatewayDeps {
   /** Operator's choice: forward calls to models missing from the price table, billed $0. */
   allowUnpriced: boolean;
   usage: UsageStore;
+  /** This server's settlements the store did not take; while any is left, calls are refused. */
+  backlog: SettlementBacklog;
   masterSecret: string;
-  /**
-   * True only for the agent's current sandbox, in its current boot, while it runs: a stopped
-   * one's credential, or one from an earlier wake, is dead.
-   */
-  isCurrentSandbox(holder: CredentialHolder): Promise<boolean>;
   clock(): number;
+  /** Sends the request to the upstream (keep-alive connections in the server). */
+  fetchUpstream: UpstreamFetch;
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
   notify(event: GatewayEvent): Promise<void>;
+  /** Tells the conversation a call was refused for the cap, once per conversation and period. */
+  tellConversation(delivery: OpenDelivery, notice: CapNotice): Promise<void>;
   logError(message: string, details: Record<string, unknown>): void;
 }
 
@@ -71,11 +76,22 @@ export async function handleModelCall(
 ): Promise<Response> {
   const credential = presentedCredential(request.headers);
   const holder = credential ? credentialHolder(deps.masterSecret, credential) : null;
-  if (!holder || !(await deps.isCurrentSandbox(holder))) {
-    return refuse(
+  const unauthorized = () =>
+    refuse(
       shape,
       "unauthorized",
       "invalid model credential: use the key ClawRun gave this sandbox",
+    );
+  // A forged credential stops here; whether its sandbox is the running one is read with the
+  // reservation below (one store round trip per call instead of two).
+  if (!holder) return unauthorized();
+  // A cost this server could not record blocks new spending here until it is recorded.
+  if (!(await deps.backlog.flush(deps.usage))) {
+    return refuse(
+      shape,
+      "usage_unrecorded",
+      `ClawRun could not record the cost of ${deps.backlog.size} earlier model call(s): its store is unreachable. Model calls resume once it is recorded.`,
+      5,
     );
   }
   if (!speaks(deps.upstream.kind, shape)) {
@@ -126,13 +142,33 @@ export async function handleModelCall(
   const amount = reservationMicros(bytes, maxOutputTokensOf(body), price);
   const base = capLimits(deps.budget);
   const hold = await deps.usage.reserve({
+    now,
     day,
     month,
     amount,
     dayLimit: base.daily,
     monthLimit: base.monthly,
   });
+  if (!holderIsCurrent(hold.state?.value ?? null, holder)) {
+    // Not the running sandbox (stopped, replaced, another one's): give the hold back at once.
+    if (hold.held) {
+      const release: UsageSettlement = {
+        day,
+        month,
+        reserved: amount,
+        cost: 0,
+        model: null,
+        conversation: "",
+        tokens: { input: 0, output: 0, cachedInput: 0 },
+        warnDayAt: null,
+        warnMonthAt: null,
+      };
+      await settleWithRetries(deps.usage, release).catch(() => deps.backlog.add(release));
+    }
+    return unauthorized();
+  }
   const limits = capLimits(deps.budget, hold.raiseMicros);
+  const delivery = attributedDelivery(hold.open);
   if (!hold.held) {
     const decision = decideCap(hold, amount, limits, now);
     const message = decision.allow
@@ -142,6 +178,15 @@ export async function handleModelCall(
       await deps
         .notify({ type: "model.budget_reached", period: decision.period, message })
         .catch(() => {});
+      if (delivery) {
+        const notice = { period: decision.period, text: message, now, resetsAt: decision.resetsAt };
+        await deps.tellConversation(delivery, notice).catch((err: unknown) => {
+          deps.logError("could not tell the conversation about the budget", {
+            err: String(err),
+            conversation: conversationKey(delivery),
+          });
+        });
+      }
     }
     const retryS = decision.allow ? 60 : (decision.resetsAt - now) / 1000;
     return refuse(shape, "budget_exceeded", message, retryS);
@@ -150,12 +195,13 @@ export async function handleModelCall(
   const settle = async (usage: Usage | null, answeredModel: string | null) => {
     const billable = usage !== null && totalTokens(usage) > 0;
     const cost = billable ? costMicros(usage, price) : 0;
-    const settlement = {
+    const settlement: UsageSettlement = {
       day,
       month,
       reserved: amount,
       cost,
       model: billable ? (answeredModel ?? model) : null,
+      conversation: delivery ? conversationKey(delivery) : "",
       tokens: {
         input: usage?.input ?? 0,
         output: usage?.output ?? 0,
@@ -164,18 +210,16 @@ export async function handleModelCall(
       warnDayAt: limits.daily === null ? null : Math.ceil(limits.daily * WARN_AT),
       warnMonthAt: limits.monthly === null ? null : Math.ceil(limits.monthly * WARN_AT),
     };
-    // One retry: a blip must not lose a bill. The answer is the agent's either way: a bill that
-    // cannot be written is logged loudly rather than turned into a failed call.
-    const warned = await deps.usage
-      .settle(settlement)
-      .catch(() => deps.usage.settle(settlement))
-      .then(
-        (r) => r.warned,
-        (err: unknown) => {
-          deps.logError("model usage could not be recorded", { err: String(err), settlement });
-          return [];
-        },
-      );
+    // Retried: a blip must not lose a bill. The answer is the agent's either way; a bill that
+    // still cannot be written waits in this server's backlog, which refuses the next calls.
+    const warned = await settleWithRetries(deps.usage, settlement).catch((err: unknown) => {
+      deps.backlog.add(settlement);
+      deps.logError("model usage could not be recorded; refusing model calls until it is", {
+        err: String(err),
+        settlement,
+      });
+      return [];
+    });
     for (const period of warned) {
       const limit = period === "daily" ? limits.daily : limits.monthly;
       await deps
@@ -196,8 +240,7 @@ export async function handleModelCall(
   request.signal?.addEventListener("abort", () => abort.abort(), { once: true });
   let upstream: Response;
   try {
-    upstream = await fetch(target.url, {
-      method: "POST",
+    upstream = await deps.fetchUpstream(target.url, {
       headers: target.headers,
       body: JSON.stringify(body),
       signal: abort.signal,
@@ -277,4 +320,22 @@ export async function handleModelCall(
     },
   });
   return new Response(out, { status: upstream.status, headers });
+}
+
+/** Waits between settlement attempts: a store blip is usually over within a fraction of a second. */
+const SETTLE_RETRY_MS = [100, 400];
+
+async function settleWithRetries(
+  usage: UsageStore,
+  settlement: UsageSettlement,
+): Promise<CapPeriod[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await usage.settle(settlement)).warned;
+    } catch (err) {
+      const wait = SETTLE_RETRY_MS[attempt];
+      if (wait === undefined) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }

@@ -1,4 +1,5 @@
-import type { UsageTotals } from "../store/types";
+import type { ConversationSpend, UsageTotals } from "../store/types";
+import { splitConversationKey } from "./attribution";
 import { type Budget, capLimits, WARN_AT } from "./caps";
 import { nextUtcDay, nextUtcMonth, utcDay, utcMonth } from "./periods";
 import { PRICE_TABLE_DATE } from "./prices";
@@ -25,6 +26,13 @@ interface PeriodView {
     outputTokens: number;
     cachedInputTokens: number;
   }[];
+  /** Most expensive first; `conversation` null: calls while no single delivery was open. */
+  conversations: {
+    channel: string | null;
+    conversation: string | null;
+    costUsd: number;
+    calls: number;
+  }[];
 }
 
 const usd = (micros: number) => Math.round(micros) / 1e6;
@@ -43,6 +51,18 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
         cachedInputTokens: s.cachedInputTokens,
       }))
       .sort((a, b) => b.costUsd - a.costUsd);
+  const conversations = (c: Record<string, ConversationSpend>) =>
+    Object.entries(c)
+      .map(([key, s]) => {
+        const who = splitConversationKey(key);
+        return {
+          channel: who?.channel ?? null,
+          conversation: who?.conversation ?? null,
+          costUsd: usd(s.costMicros),
+          calls: s.calls,
+        };
+      })
+      .sort((a, b) => b.costUsd - a.costUsd);
   const warn = (spent: number, cap: number | null) => cap !== null && spent >= cap * WARN_AT;
   return {
     currency: "USD",
@@ -55,6 +75,7 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
       warning: warn(totals.day.totalMicros, limits.daily),
       resetsAt: new Date(nextUtcDay(now)).toISOString(),
       models: models(totals.day.models),
+      conversations: conversations(totals.day.conversations),
     },
     month: {
       month: utcMonth(now),
@@ -63,6 +84,7 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
       warning: warn(totals.month.totalMicros, limits.monthly),
       resetsAt: new Date(nextUtcMonth(now)).toISOString(),
       models: models(totals.month.models),
+      conversations: conversations(totals.month.conversations),
     },
   };
 }

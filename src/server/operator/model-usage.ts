@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { AppContext } from "../app-context";
-import { utcDay, utcMonth } from "../model-gateway/periods";
-import { type UsageView, usageView } from "../model-gateway/usage-view";
+import { utcDay } from "../model-gateway/periods";
+import { readUsageView } from "../model-gateway/read-usage";
+import type { UsageView } from "../model-gateway/usage-view";
 
 export async function modelUsageOf(
   ctx: Pick<AppContext, "clock" | "config" | "store">,
+  now = ctx.clock(),
 ): Promise<UsageView> {
-  const now = ctx.clock();
-  const totals = await ctx.store.usage.read(utcDay(now), utcMonth(now));
-  return usageView(totals, ctx.config.config.modelGateway.budget, now);
+  return readUsageView(ctx.store.usage, ctx.config.config.modelGateway.budget, now);
 }
 
 export const raiseBodySchema = z.strictObject({

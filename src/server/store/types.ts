@@ -32,6 +32,8 @@ export interface Store {
   readonly counters: CounterStore;
   readonly kv: KvStore;
   readonly usage: UsageStore;
+  /** Deliveries under way (which conversation a model call is for). */
+  readonly deliveries: OpenDeliveryStore;
 }
 
 /** The instance's lifecycle state, versioned for compare-and-set. */
@@ -157,9 +159,16 @@ export interface UsageStore {
    * `dayLimit` + today's raise or the month past `monthLimit` (null: no limit). Returns the
    * totals before the hold and today's raise, whether it held or not.
    */
-  reserve(
-    r: UsageReservation,
-  ): Promise<{ held: boolean; dayMicros: number; monthMicros: number; raiseMicros: number }>;
+  reserve(r: UsageReservation): Promise<{
+    held: boolean;
+    dayMicros: number;
+    monthMicros: number;
+    raiseMicros: number;
+    /** Deliveries open at `r.now`, read in the same step (attribution costs no extra command). */
+    open: OpenDelivery[];
+    /** The instance state, read in the same step: the gateway checks the caller's sandbox with it. */
+    state: Versioned<InstanceState> | null;
+  }>;
   /**
    * Replaces a hold of `reserved` by the call's real `cost` and adds the call to its model's
    * figures (`model` null: nothing was produced, the hold is only released). `warned` lists
@@ -173,6 +182,7 @@ export interface UsageStore {
 }
 
 export interface UsageReservation {
+  now: number;
   day: string;
   month: string;
   amount: number;
@@ -186,6 +196,8 @@ export interface UsageSettlement {
   reserved: number;
   cost: number;
   model: string | null;
+  /** The conversation the call is attributed to ("" : unattributed); counted with `model`. */
+  conversation: string;
   tokens: { input: number; output: number; cachedInput: number };
   /** Micro-USD lines at which a period's warning is due (null: none). */
   warnDayAt: number | null;
@@ -200,9 +212,44 @@ export interface ModelSpend {
   cachedInputTokens: number;
 }
 
+export interface ConversationSpend {
+  costMicros: number;
+  calls: number;
+}
+
 export interface UsageTotals {
-  day: { totalMicros: number; raiseMicros: number; models: Record<string, ModelSpend> };
-  month: { totalMicros: number; models: Record<string, ModelSpend> };
+  day: {
+    totalMicros: number;
+    raiseMicros: number;
+    models: Record<string, ModelSpend>;
+    /** Keyed by conversation ("" : calls made while no single delivery was open). */
+    conversations: Record<string, ConversationSpend>;
+  };
+  month: {
+    totalMicros: number;
+    models: Record<string, ModelSpend>;
+    conversations: Record<string, ConversationSpend>;
+  };
+}
+
+/** A message being handed to the agent now: model calls meanwhile are for its conversation. */
+export interface OpenDelivery {
+  id: string;
+  channel: string;
+  conversation: string;
+  /** The channel's reply data (a cap notice is sent to the conversation with it). */
+  meta: Record<string, unknown>;
+  /** When the delivery times out at the latest; after it the mark counts as closed. */
+  until: number;
+}
+
+/**
+ * Marks of deliveries under way, several servers at once. A mark left by a server that died
+ * counts as closed after its `until`; `open` drops such stale marks.
+ */
+export interface OpenDeliveryStore {
+  open(d: OpenDelivery, now: number): Promise<void>;
+  close(id: string): Promise<void>;
 }
 
 export interface HeartbeatRecord {

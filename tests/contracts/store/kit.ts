@@ -137,9 +137,16 @@ export const EVERY_OPERATION: Record<OperationName, (s: Store) => Promise<unknow
   "usage.settle": (s) => s.usage.settle(usageSettlement()),
   "usage.raise": (s) => s.usage.raise("2026-12-02", 1),
   "usage.read": (s) => s.usage.read("2026-12-02", "2026-12"),
+  "deliveries.open": (s) =>
+    s.deliveries.open(
+      { id: "m-1", channel: "generic", conversation: "c", meta: {}, until: 5_000 },
+      1_000,
+    ),
+  "deliveries.close": (s) => s.deliveries.close("m-1"),
 };
 
 export const USAGE_CALL = {
+  now: 1_000,
   day: "2026-12-02",
   month: "2026-12",
   amount: 100,
@@ -154,6 +161,7 @@ export function usageSettlement(overrides: Partial<UsageSettlement> = {}): Usage
     reserved: 100,
     cost: 40,
     model: "gpt-4o",
+    conversation: "",
     tokens: { input: 10, output: 2, cachedInput: 1 },
     warnDayAt: null,
     warnMonthAt: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { USAGE_CALL, usageSettlement } from "./kit";
+import { state, USAGE_CALL, usageSettlement } from "./kit";
 import type { ContractContext } from "./store-contract";
 
 const DAY = USAGE_CALL.day;
@@ -11,8 +11,8 @@ export function usageContract(ctx: ContractContext): void {
     it("starts empty", async () => {
       const { store } = ctx.open("usage-empty");
       expect(await store.usage.read(DAY, MONTH)).toEqual({
-        day: { totalMicros: 0, raiseMicros: 0, models: {} },
-        month: { totalMicros: 0, models: {} },
+        day: { totalMicros: 0, raiseMicros: 0, models: {}, conversations: {} },
+        month: { totalMicros: 0, models: {}, conversations: {} },
       });
     });
 
@@ -23,6 +23,8 @@ export function usageContract(ctx: ContractContext): void {
         dayMicros: 0,
         monthMicros: 0,
         raiseMicros: 0,
+        open: [],
+        state: null,
       });
       expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(100);
       expect(await store.usage.settle(usageSettlement())).toEqual({ warned: [] });
@@ -33,9 +35,15 @@ export function usageContract(ctx: ContractContext): void {
         outputTokens: 2,
         cachedInputTokens: 1,
       };
+      const unattributed = { "": { costMicros: 40, calls: 1 } };
       expect(await store.usage.read(DAY, MONTH)).toEqual({
-        day: { totalMicros: 40, raiseMicros: 0, models: { "gpt-4o": spend } },
-        month: { totalMicros: 40, models: { "gpt-4o": spend } },
+        day: {
+          totalMicros: 40,
+          raiseMicros: 0,
+          models: { "gpt-4o": spend },
+          conversations: unattributed,
+        },
+        month: { totalMicros: 40, models: { "gpt-4o": spend }, conversations: unattributed },
       });
       // Another day of the same month adds to the month only.
       await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03" });
@@ -51,8 +59,8 @@ export function usageContract(ctx: ContractContext): void {
       await store.usage.reserve(USAGE_CALL);
       await store.usage.settle(usageSettlement({ cost: 0, model: null }));
       expect(await store.usage.read(DAY, MONTH)).toEqual({
-        day: { totalMicros: 0, raiseMicros: 0, models: {} },
-        month: { totalMicros: 0, models: {} },
+        day: { totalMicros: 0, raiseMicros: 0, models: {}, conversations: {} },
+        month: { totalMicros: 0, models: {}, conversations: {} },
       });
     });
 
@@ -64,6 +72,8 @@ export function usageContract(ctx: ContractContext): void {
         dayMicros: 950,
         monthMicros: 950,
         raiseMicros: 0,
+        open: [],
+        state: null,
       });
       expect((await store.usage.read(DAY, MONTH)).day.totalMicros).toBe(950);
       // Exactly reaching the cap is allowed.
@@ -122,7 +132,72 @@ export function usageContract(ctx: ContractContext): void {
         totalMicros: 0,
         raiseMicros: 0,
         models: {},
+        conversations: {},
       });
+    });
+
+    it("counts each call for its conversation, per day and month", async () => {
+      const { store } = ctx.open("usage-conv");
+      for (const [conversation, cost] of [
+        ["telegram:42", 30],
+        ["telegram:42", 20],
+        ["slack:C1|t", 5],
+        ["", 7],
+      ] as const) {
+        await store.usage.reserve(USAGE_CALL);
+        await store.usage.settle(usageSettlement({ conversation, cost }));
+      }
+      await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03" });
+      await store.usage.settle(
+        usageSettlement({ day: "2026-12-03", conversation: "telegram:42", cost: 100 }),
+      );
+      const totals = await store.usage.read(DAY, MONTH);
+      expect(totals.day.conversations).toEqual({
+        "telegram:42": { costMicros: 50, calls: 2 },
+        "slack:C1|t": { costMicros: 5, calls: 1 },
+        "": { costMicros: 7, calls: 1 },
+      });
+      expect(totals.month.conversations["telegram:42"]).toEqual({ costMicros: 150, calls: 3 });
+    });
+
+    it("reads the instance state with the reservation, held or not", async () => {
+      const { store } = ctx.open("usage-state");
+      expect((await store.usage.reserve(USAGE_CALL)).state).toBeNull();
+      await store.state.compareAndSet(0, state({ sandboxId: "sb-7" }));
+      expect((await store.usage.reserve(USAGE_CALL)).state).toEqual(await store.state.get());
+      const refused = await store.usage.reserve({ ...USAGE_CALL, amount: 1e9 });
+      expect(refused.held).toBe(false);
+      expect(refused.state?.value.sandboxId).toBe("sb-7");
+    });
+
+    it("reads the deliveries open at the call's time with the reservation, held or not", async () => {
+      const { store, instance } = ctx.open("usage-open");
+      const other = ctx.reopen(instance);
+      const mark = (id: string, until: number) => ({
+        id,
+        channel: "telegram",
+        conversation: `conv-${id}`,
+        meta: { chatId: 9_007_199_254_740_991, nested: { a: [1] } },
+        until,
+      });
+      await store.deliveries.open(mark("m-1", 5_000), 1_000);
+      // Another server's delivery of another conversation, at the same time.
+      await other.deliveries.open(mark("m-2", 6_000), 1_000);
+      const both = await store.usage.reserve({ ...USAGE_CALL, now: 2_000 });
+      expect(both.open.map((d) => d.id).sort()).toEqual(["m-1", "m-2"]);
+      expect(both.open.find((d) => d.id === "m-1")).toEqual(mark("m-1", 5_000));
+      await other.deliveries.close("m-2");
+      expect((await store.usage.reserve({ ...USAGE_CALL, now: 2_000 })).open).toEqual([
+        mark("m-1", 5_000),
+      ]);
+      // A mark past its time counts as closed (its server died mid-delivery), refused hold or not.
+      const late = await store.usage.reserve({ ...USAGE_CALL, now: 5_000, amount: 1e9 });
+      expect(late).toMatchObject({ held: false, open: [] });
+      // The next open drops it for good.
+      await store.deliveries.open(mark("m-3", 9_000), 5_000);
+      expect((await store.usage.reserve({ ...USAGE_CALL, now: 0 })).open.map((d) => d.id)).toEqual([
+        "m-3",
+      ]);
     });
   });
 }

@@ -27,6 +27,8 @@ export interface RedisKeys {
   kv(key: string): string;
   /** Hash of a UTC day's or month's model spend {total, raise, warned, cost|<model>, ...}. */
   usage(period: "d" | "m", id: string): string;
+  /** Hash of deliveries under way {u|<id>: until, v|<id>: json}. */
+  delivering: string;
 }
 
 export type QueueName = "inbox" | "outbox";
@@ -78,5 +80,6 @@ export function redisKeys(instance: string): RedisKeys {
     hit: (key) => `${p}hit:${key}`,
     kv: (key) => `${p}kv:${key}`,
     usage: (period, id) => `${p}usage:${period}:${id}`,
+    delivering: `${p}delivering`,
   };
 }

@@ -214,32 +214,66 @@ return out
 `;
 
 /**
- * Holds a reservation in a day and a month unless a cap would be crossed.
- * KEYS: day, month. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none), dayTtlMs, monthTtlMs.
- * → {held 0|1, dayTotal, monthTotal, raise} (totals before the hold).
+ * Holds a reservation in a day and a month unless a cap would be crossed, and reads the
+ * deliveries open now (who the call is for) and the instance state (is the caller's sandbox
+ * the running one) in the same trip.
+ * KEYS: day, month, delivering, state. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none),
+ * dayTtlMs, monthTtlMs, now.
+ * → {held 0|1, dayTotal, monthTotal, raise, {open delivery json...}, {stateVersion, stateValue}}
+ * (totals before the hold).
  */
 export const USAGE_RESERVE = `
+local st = redis.call('HMGET', KEYS[4], 'version', 'value')
 local amount = tonumber(ARGV[1])
 local dayLimit = tonumber(ARGV[2])
 local monthLimit = tonumber(ARGV[3])
+local now = tonumber(ARGV[6])
+local open = {}
+local marks = redis.call('HGETALL', KEYS[3])
+for i = 1, #marks, 2 do
+  local f = marks[i]
+  if string.sub(f, 1, 2) == 'u|' and tonumber(marks[i + 1]) > now then
+    local v = redis.call('HGET', KEYS[3], 'v|' .. string.sub(f, 3))
+    if v then open[#open + 1] = v end
+  end
+end
 local d = redis.call('HMGET', KEYS[1], 'total', 'raise')
 local day = tonumber(d[1] or '0')
 local raise = tonumber(d[2] or '0')
 local month = tonumber(redis.call('HGET', KEYS[2], 'total') or '0')
 if (dayLimit >= 0 and day + amount > dayLimit + raise) or (monthLimit >= 0 and month + amount > monthLimit) then
-  return {0, day, month, raise}
+  return {0, day, month, raise, open, st}
 end
 redis.call('HINCRBY', KEYS[1], 'total', amount)
 redis.call('HINCRBY', KEYS[2], 'total', amount)
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {1, day, month, raise}
+return {1, day, month, raise, open, st}
 `;
 
 /**
- * Replaces a hold by the real cost, adds the call to its model's figures, and flags the first
- * settlement to reach a warning line. KEYS: day, month. ARGV: delta, model ('' : release only),
- * cost, input, output, cached, warnDayAt (-1: none), warnMonthAt (-1: none).
+ * Marks a delivery open and drops marks that ran out (their server died mid-delivery).
+ * KEYS: delivering. ARGV: id, until, json, now, ttlMs. → 1.
+ */
+export const OPEN_DELIVERY = `
+local marks = redis.call('HGETALL', KEYS[1])
+local now = tonumber(ARGV[4])
+for i = 1, #marks, 2 do
+  local f = marks[i]
+  if string.sub(f, 1, 2) == 'u|' and tonumber(marks[i + 1]) <= now then
+    redis.call('HDEL', KEYS[1], f, 'v|' .. string.sub(f, 3))
+  end
+end
+redis.call('HSET', KEYS[1], 'u|' .. ARGV[1], ARGV[2], 'v|' .. ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+/**
+ * Replaces a hold by the real cost, adds the call to its model's and its conversation's
+ * figures, and flags the first settlement to reach a warning line. KEYS: day, month.
+ * ARGV: delta, model ('' : release only), cost, input, output, cached, warnDayAt (-1: none),
+ * warnMonthAt (-1: none), conversation ('' : unattributed).
  * → {dayWarned 0|1, monthWarned 0|1}.
  */
 export const USAGE_SETTLE = `
@@ -252,6 +286,8 @@ for i = 1, 2 do
     redis.call('HINCRBY', KEYS[i], 'in|' .. ARGV[2], ARGV[4])
     redis.call('HINCRBY', KEYS[i], 'out|' .. ARGV[2], ARGV[5])
     redis.call('HINCRBY', KEYS[i], 'cached|' .. ARGV[2], ARGV[6])
+    redis.call('HINCRBY', KEYS[i], 'ccost|' .. ARGV[9], ARGV[3])
+    redis.call('HINCRBY', KEYS[i], 'ccalls|' .. ARGV[9], 1)
   end
   local line = tonumber(ARGV[6 + i])
   out[i] = 0

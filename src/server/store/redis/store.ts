@@ -3,6 +3,7 @@ import type { Store, StoreOptions } from "../types";
 import { StoreDataError, StoreUnavailableError } from "../types";
 import type { RedisConnection } from "./client";
 import type { RedisContext } from "./context";
+import { RedisDeliveries } from "./deliveries";
 import { RedisMessageQueue } from "./inbox";
 import { redisKeys } from "./keys";
 import { RedisLocks } from "./locks";
@@ -31,6 +32,7 @@ export class RedisStore implements Store {
   readonly counters: RedisCounters;
   readonly kv: RedisKv;
   readonly usage: RedisUsage;
+  readonly deliveries: RedisDeliveries;
   private readonly ctx: RedisContext;
   /** REST has no connection to close; this makes a closed store fail alike on both transports. */
   private closed = false;
@@ -59,6 +61,7 @@ export class RedisStore implements Store {
     this.counters = new RedisCounters(this.ctx);
     this.kv = new RedisKv(this.ctx);
     this.usage = new RedisUsage(this.ctx);
+    this.deliveries = new RedisDeliveries(this.ctx);
   }
 
   async ping(): Promise<void> {

@@ -1,13 +1,17 @@
 import { z } from "zod";
+import { openDeliverySchema } from "../open-delivery-schema";
+import { parseStoredJson } from "../stored-data";
 import {
+  type ConversationSpend,
   type ModelSpend,
+  type OpenDelivery,
   StoreDataError,
   type UsageReservation,
   type UsageSettlement,
   type UsageStore,
   type UsageTotals,
 } from "../types";
-import { parseReply, type RedisContext } from "./context";
+import { parseReply, type RedisContext, stateFrom } from "./context";
 import { USAGE_RESERVE, USAGE_SETTLE } from "./scripts";
 
 /** Long enough to show last month's days and last year's months; then Redis forgets them. */
@@ -33,7 +37,12 @@ export class RedisUsage implements UsageStore {
   }
 
   async reserve(r: UsageReservation) {
-    const keys = [this.ctx.keys.usage("d", r.day), this.ctx.keys.usage("m", r.month)];
+    const keys = [
+      this.ctx.keys.usage("d", r.day),
+      this.ctx.keys.usage("m", r.month),
+      this.ctx.keys.delivering,
+      this.ctx.keys.state,
+    ];
     const raw = await this.ctx.call(keys[0] as string, () =>
       this.reserveScript.exec(keys, [
         String(r.amount),
@@ -41,14 +50,34 @@ export class RedisUsage implements UsageStore {
         String(r.monthLimit ?? -1),
         String(DAY_TTL_MS),
         String(MONTH_TTL_MS),
+        String(r.now),
       ]),
     );
-    const [held, day, month, raise] = parseReply(
-      z.tuple([z.number(), z.number(), z.number(), z.number()]),
+    const text = z.string().nullable();
+    const [held, day, month, raise, marks, [version, value]] = parseReply(
+      z.tuple([
+        z.number(),
+        z.number(),
+        z.number(),
+        z.number(),
+        z.array(z.string()),
+        z.tuple([text, text]),
+      ]),
       raw,
       "usage.reserve",
     );
-    return { held: held === 1, dayMicros: day, monthMicros: month, raiseMicros: raise };
+    const state = stateFrom(this.ctx.keys, version, value);
+    const open: OpenDelivery[] = marks.map((json) =>
+      parseStoredJson(openDeliverySchema, json, this.ctx.keys.delivering),
+    );
+    return {
+      held: held === 1,
+      dayMicros: day,
+      monthMicros: month,
+      raiseMicros: raise,
+      open,
+      state,
+    };
   }
 
   async settle(s: UsageSettlement) {
@@ -63,6 +92,7 @@ export class RedisUsage implements UsageStore {
         String(s.tokens.cachedInput),
         String(s.warnDayAt ?? -1),
         String(s.warnMonthAt ?? -1),
+        s.conversation,
       ]),
     );
     const [d, m] = parseReply(z.tuple([z.number(), z.number()]), raw, "usage.settle");
@@ -96,8 +126,13 @@ export class RedisUsage implements UsageStore {
         totalMicros: dh.get("total") ?? 0,
         raiseMicros: dh.get("raise") ?? 0,
         models: models(dh),
+        conversations: conversations(dh),
       },
-      month: { totalMicros: mh.get("total") ?? 0, models: models(mh) },
+      month: {
+        totalMicros: mh.get("total") ?? 0,
+        models: models(mh),
+        conversations: conversations(mh),
+      },
     };
   }
 }
@@ -130,6 +165,20 @@ function models(hash: Map<string, number>): Record<string, ModelSpend> {
       cachedInputTokens: 0,
     };
     out[model][prop] = value;
+  }
+  return out;
+}
+
+function conversations(hash: Map<string, number>): Record<string, ConversationSpend> {
+  const out: Record<string, ConversationSpend> = {};
+  for (const [field, value] of hash) {
+    const bar = field.indexOf("|");
+    const prop = field.slice(0, bar);
+    if (prop !== "ccost" && prop !== "ccalls") continue;
+    const conversation = field.slice(bar + 1);
+    out[conversation] ??= { costMicros: 0, calls: 0 };
+    if (prop === "ccost") out[conversation].costMicros = value;
+    else out[conversation].calls = value;
   }
   return out;
 }

@@ -158,6 +158,26 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (instance, period, model)
   ) STRICT;
   `,
+  `
+  -- Model spend per conversation ('' : unattributed) and period, beside usage_models.
+  CREATE TABLE usage_conversations (
+    instance TEXT NOT NULL,
+    period TEXT NOT NULL,
+    conversation TEXT NOT NULL,
+    cost INTEGER NOT NULL DEFAULT 0,
+    calls INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (instance, period, conversation)
+  ) STRICT;
+
+  -- Deliveries under way: a model call meanwhile is for the delivery's conversation.
+  CREATE TABLE open_deliveries (
+    instance TEXT NOT NULL,
+    id TEXT NOT NULL,
+    until INTEGER NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (instance, id)
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,7 +11,7 @@ import type { SqliteContext } from "./inbox";
 
 type StateRow = { version: number; value: string };
 
-function readState(ctx: SqliteContext): Versioned<InstanceState> | null {
+export function readState(ctx: SqliteContext): Versioned<InstanceState> | null {
   const row = ctx
     .sql(`SELECT version, value FROM instance_state WHERE instance = ?`)
     .get(ctx.instance) as StateRow | undefined;

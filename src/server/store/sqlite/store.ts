@@ -1,6 +1,7 @@
 import { resolveStoreOptions } from "../store-options";
 import type { Store, StoreOptions } from "../types";
 import { SqliteConnection, type SqliteConnectionOptions } from "./connection";
+import { SqliteDeliveries } from "./deliveries";
 import { INBOX_TABLES, OUTBOX_TABLES, type SqliteContext, SqliteMessageQueue } from "./inbox";
 import { SqliteLocks } from "./locks";
 import { SqliteAwake, SqliteEvents } from "./logs";
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   readonly counters: SqliteCounters;
   readonly kv: SqliteKv;
   readonly usage: SqliteUsage;
+  readonly deliveries: SqliteDeliveries;
   private readonly conn: SqliteConnection;
 
   constructor(file: string, options: SqliteStoreOptions) {
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.counters = new SqliteCounters(ctx);
     this.kv = new SqliteKv(ctx);
     this.usage = new SqliteUsage(ctx);
+    this.deliveries = new SqliteDeliveries(ctx);
   }
 
   async ping(): Promise<void> {

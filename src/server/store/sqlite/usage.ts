@@ -1,11 +1,16 @@
+import { openDeliverySchema } from "../open-delivery-schema";
+import { parseStoredJson } from "../stored-data";
 import type {
+  ConversationSpend,
   ModelSpend,
+  OpenDelivery,
   UsageReservation,
   UsageSettlement,
   UsageStore,
   UsageTotals,
 } from "../types";
 import type { SqliteContext } from "./inbox";
+import { readState } from "./state";
 
 const DAY = (d: string) => `d:${d}`;
 const MONTH = (m: string) => `m:${m}`;
@@ -46,7 +51,15 @@ export class SqliteUsage implements UsageStore {
       ctx.tx(() => {
         const day = this.period(DAY(r.day));
         const month = this.period(MONTH(r.month));
-        const before = { dayMicros: day.total, monthMicros: month.total, raiseMicros: day.raise };
+        const open = this.openAt(r.now);
+        const state = readState(ctx);
+        const before = {
+          dayMicros: day.total,
+          monthMicros: month.total,
+          raiseMicros: day.raise,
+          open,
+          state,
+        };
         const over =
           (r.dayLimit !== null && day.total + r.amount > r.dayLimit + day.raise) ||
           (r.monthLimit !== null && month.total + r.amount > r.monthLimit);
@@ -70,7 +83,10 @@ export class SqliteUsage implements UsageStore {
         ] as const;
         for (const [period, line, name] of lines) {
           const total = this.add(period, delta);
-          if (s.model !== null) this.addModel(period, s);
+          if (s.model !== null) {
+            this.addModel(period, s);
+            this.addConversation(period, s);
+          }
           if (line !== null && total >= line && this.period(period).warned === 0) {
             ctx
               .sql(`UPDATE usage_periods SET warned = 1 WHERE instance = ? AND period = ?`)
@@ -101,6 +117,24 @@ export class SqliteUsage implements UsageStore {
         s.tokens.output,
         s.tokens.cachedInput,
       );
+  }
+
+  private openAt(now: number): OpenDelivery[] {
+    const rows = this.ctx
+      .sql(`SELECT value FROM open_deliveries WHERE instance = ? AND until > ? ORDER BY until`)
+      .all(this.ctx.instance, now) as { value: string }[];
+    return rows.map((r) => parseStoredJson(openDeliverySchema, r.value, "open_deliveries"));
+  }
+
+  private addConversation(period: string, s: UsageSettlement): void {
+    this.ctx
+      .sql(
+        `INSERT INTO usage_conversations (instance, period, conversation, cost, calls)
+         VALUES (?, ?, ?, ?, 1)
+         ON CONFLICT (instance, period, conversation) DO UPDATE SET cost = cost + excluded.cost,
+           calls = calls + 1`,
+      )
+      .run(this.ctx.instance, period, s.conversation, s.cost);
   }
 
   raise(day: string, micros: number): Promise<number> {
@@ -146,11 +180,31 @@ export class SqliteUsage implements UsageStore {
         }
         return out;
       };
+      const conversations = (period: string) => {
+        const rows = ctx
+          .sql(
+            `SELECT conversation, cost, calls FROM usage_conversations
+             WHERE instance = ? AND period = ?`,
+          )
+          .all(ctx.instance, period) as { conversation: string; cost: number; calls: number }[];
+        const out: Record<string, ConversationSpend> = {};
+        for (const r of rows) out[r.conversation] = { costMicros: r.cost, calls: r.calls };
+        return out;
+      };
       const d = this.period(DAY(day));
       const m = this.period(MONTH(month));
       return {
-        day: { totalMicros: d.total, raiseMicros: d.raise, models: models(DAY(day)) },
-        month: { totalMicros: m.total, models: models(MONTH(month)) },
+        day: {
+          totalMicros: d.total,
+          raiseMicros: d.raise,
+          models: models(DAY(day)),
+          conversations: conversations(DAY(day)),
+        },
+        month: {
+          totalMicros: m.total,
+          models: models(MONTH(month)),
+          conversations: conversations(MONTH(month)),
+        },
       };
     });
   }
