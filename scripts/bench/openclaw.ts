@@ -159,6 +159,8 @@ async function main() {
       },
       // Sleep is the bench's choice (operator stop), never an idle timer mid-measurement.
       sandbox: { activeDuration: 3_600 },
+      // OpenClaw calls the fake model through ClawRun's gateway, which bills only priced models.
+      modelGateway: { prices: { "fake-model": { input: 1, output: 2 } } },
       channels: { generic: { replyUrl: receiver.url } },
     },
     env: { BENCH_MODEL_KEY: MODEL_KEY },
