@@ -18,6 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelChoice } from "../../src/server/agents/model-choice";
 import { openclawConfigFile } from "../../src/server/agents/openclaw/config-file";
 import { OPENCLAW_VERSION } from "../../src/server/agents/openclaw/install-tool";
+import {
+  openclawConnectParams,
+  prepareOpenClawSleep,
+} from "../../src/server/agents/openclaw/suspend";
+import { deriveKey } from "../../src/server/auth/derive-key";
+import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-openai";
 import { waitFor } from "../support/free-port";
@@ -89,6 +95,25 @@ const sandboxRoot = async () => {
 };
 const sandboxLog = async () =>
   readFileSync(join(await sandboxRoot(), "logs", "sidecar.log"), "utf8");
+/** ClawRun's client for the running sandbox's door, and that sandbox's gateway token. */
+const sandboxDoor = async () => {
+  const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
+    server,
+    "/api/sandbox",
+  );
+  const id = instance.sandboxId;
+  const meta = JSON.parse(
+    readFileSync(join(server.stateDir, "sandboxes", id, "meta.json"), "utf8"),
+  ) as { ports: Record<string, number> };
+  const door = sidecarClient(
+    { id, domain: (port) => `http://127.0.0.1:${meta.ports[String(port)]}` },
+    server.secrets.clawrun,
+  );
+  const token = deriveKey(server.secrets.clawrun, `agent/openclaw/gateway-token/${id}`).toString(
+    "base64url",
+  );
+  return { door, token };
+};
 /** The layer the running sandbox mounts (`.clawrun/layer` links to it). */
 const mountedLayer = async () => readlinkSync(join(await sandboxRoot(), ".clawrun", "layer"));
 /** Paths in a local snapshot's archive, with `tar -tv`'s type letter and link target. */
@@ -188,6 +213,42 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
   });
 
   it(
+    "OpenClaw's own suspend protocol through the door: prepare takes a lease that fences a second one, resume releases it, and the agent answers after",
+    async () => {
+      const { door, token } = await sandboxDoor();
+      const control = door.control();
+      const signal = () => AbortSignal.timeout(60_000);
+      const first = await prepareOpenClawSleep(control, token, signal());
+      expect(first).toMatchObject({ ready: true, suspensionId: expect.any(String) });
+      const { leaseMs, suspensionId } = first as { leaseMs: number; suspensionId: string };
+      expect(leaseMs).toBeGreaterThan(60_000);
+      expect(leaseMs).toBeLessThanOrEqual(120_000);
+      // While ClawRun holds the lease, another prepare is "not now", not an error.
+      const second = await prepareOpenClawSleep(control, token, signal());
+      expect(second).toMatchObject({ ready: false });
+      const resumed = await door.gatewayRpc(
+        {
+          path: "/",
+          connect: openclawConnectParams(token),
+          method: "gateway.suspend.resume",
+          params: { suspensionId },
+          timeoutMs: 30_000,
+        },
+        signal(),
+      );
+      expect(resumed).toMatchObject({ ok: true, payload: { status: "running", resumed: true } });
+      const res = await sendMessage(server, {
+        id: "m2s",
+        conversation: "alice",
+        text: "Are you back?",
+      });
+      expect(res.status).toBe(200);
+      expect(String(res.body.reply)).toContain("Are you back?");
+    },
+    5 * 60_000,
+  );
+
+  it(
     "OpenClaw's own validator accepts the config file ClawRun writes, for every provider kind",
     async () => {
       const openclaw = join(await sandboxRoot(), ".clawrun", "layer", "bin", "openclaw");
@@ -247,6 +308,10 @@ describe("OpenClaw as the agent (real package, fake model, local provider)", () 
       expect(turns).toContain("My name is Zed and my favourite colour is teal.");
       expect(turns).toContain("What is my favourite colour?");
       expect(replyTo("m3")?.text).toContain("Who am I?");
+
+      // The idle sleep asked OpenClaw first and it agreed (gateway.suspend.prepare: ready).
+      const snapshotting = (await eventsOf(server, "status.snapshotting")).at(-1);
+      expect(snapshotting?.details).toMatchObject({ consent: "the agent agreed to sleep" });
 
       const running = (await eventsOf(server, "status.running"))[0];
       const snapshotId = String(running?.details.restoredFrom);
