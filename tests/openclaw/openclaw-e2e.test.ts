@@ -22,8 +22,8 @@ import {
   openclawConnectParams,
   prepareOpenClawSleep,
 } from "../../src/server/agents/openclaw/suspend";
-import { deriveKey } from "../../src/server/auth/derive-key";
-import { sidecarClient } from "../../src/server/sandbox/sidecar-client";
+import { deriveKey } from "../../src/protocol/derive-key";
+import { sidecarClient } from "../../src/server/door/sidecar-client";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-openai";
 import { waitFor } from "../support/free-port";
