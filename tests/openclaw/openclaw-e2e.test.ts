@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveKey } from "../../src/protocol/derive-key";
 import type { ModelChoice } from "../../src/server/agents/model-choice";
 import { openclawConfigFile } from "../../src/server/agents/openclaw/config-file";
 import { OPENCLAW_VERSION } from "../../src/server/agents/openclaw/install-tool";
@@ -22,7 +23,6 @@ import {
   openclawConnectParams,
   prepareOpenClawSleep,
 } from "../../src/server/agents/openclaw/suspend";
-import { deriveKey } from "../../src/protocol/derive-key";
 import { sidecarClient } from "../../src/server/door/sidecar-client";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { type FakeOpenAI, messageText, startFakeOpenAI } from "../support/fake-openai";
