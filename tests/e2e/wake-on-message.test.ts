@@ -101,19 +101,18 @@ describe("wake on message (generic webhook, end to end)", () => {
   });
 
   it("queues messages that arrive while the snapshot is being taken and delivers them after the wake", async () => {
-    // A large, incompressible file makes the snapshot take long enough to race against. On a
-    // loaded machine the agent may fall asleep between reading its sandbox id and the write
-    // (its directory is then gone): wake it again and retry.
+    // A large, incompressible file makes the snapshot take long enough to race against. The
+    // bytes are made first (seconds on a loaded machine); each attempt then sends a message,
+    // which restarts the 3 s idle clock, and writes at once. If the agent still fell asleep
+    // before the write (its directory is then gone), try again.
+    const big = randomBytes(300 * 1024 * 1024);
     for (let attempt = 1; ; attempt++) {
-      await waitForStatus("running", 5_000).catch(() => undefined);
-      if ((await instanceStatus(server)) !== "running") {
-        await sendMessage(server, {
-          id: `wake-for-big-${attempt}`,
-          conversation: "bob",
-          text: "wake",
-        });
-        await waitForStatus("running");
-      }
+      await sendMessage(server, {
+        id: `wake-for-big-${attempt}`,
+        conversation: "bob",
+        text: "wake",
+      });
+      await waitForStatus("running");
       const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
         server,
         "/api/sandbox",
@@ -121,11 +120,11 @@ describe("wake on message (generic webhook, end to end)", () => {
       try {
         writeFileSync(
           join(server.stateDir, "sandboxes", instance.sandboxId, "root", "big.bin"),
-          randomBytes(300 * 1024 * 1024),
+          big,
         );
         break;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw err;
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw err;
       }
     }
     await waitForStatus("snapshotting", 30_000);
