@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
-import { sendInParts } from "../shared/send-in-parts";
-import { splitReply } from "../shared/split-reply";
+import { replyMetaOf, sendTextReply } from "../shared/text-reply";
 import { WaitingIndicators } from "../shared/waiting-indicators";
 import {
   type AckOutcome,
@@ -10,7 +9,6 @@ import {
   type ChannelRequest,
   ChannelRequestError,
   type ChannelResponse,
-  ChannelSendError,
   type ChannelStatus,
   type Inbound,
   type ReplyTarget,
@@ -64,7 +62,6 @@ export class TelegramChannel implements Channel {
     this.indicators = new WaitingIndicators({
       pulse: (to) => this.typing(to),
       everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      maxMs: 10 * 60_000,
       logger: o.logger,
       clock: o.clock,
     });
@@ -112,13 +109,12 @@ export class TelegramChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     await this.indicators.replied(to);
-    const parts = splitReply(text, TELEGRAM_TEXT_LIMIT);
-    if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     let chatId = meta.chatId;
-    await sendInParts({
-      parts,
+    return sendTextReply({
+      text,
+      limit: TELEGRAM_TEXT_LIMIT,
+      to,
       kv: this.o.kv,
-      progressKey: `reply:${to.messageId}`,
       maxInlineWaitMs: this.o.maxInlineWaitMs ?? 5_000,
       signal,
       send: async (part, i) => {
@@ -143,11 +139,8 @@ export class TelegramChannel implements Channel {
             });
         }
       },
+      recipient: () => `Telegram chat ${chatId}`,
     });
-    return {
-      sent: true,
-      detail: `sent ${parts.length} message${parts.length > 1 ? "s" : ""} to Telegram chat ${chatId}`,
-    };
   }
 
   whileWaking(to: ReplyTarget): WaitingIndicator {
@@ -197,12 +190,7 @@ export class TelegramChannel implements Channel {
   }
 
   private meta(to: ReplyTarget): TelegramMeta {
-    const parsed = telegramMetaSchema.safeParse(to.meta);
-    if (!parsed.success)
-      throw new ChannelSendError(`message ${to.messageId}: stored meta is not a Telegram chat`, {
-        permanent: true,
-      });
-    return parsed.data;
+    return replyMetaOf(telegramMetaSchema, to, "a Telegram chat");
   }
 
   private refusal(meta: TelegramMeta, what: string) {

@@ -1,20 +1,18 @@
 import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
-import { sendInParts } from "../shared/send-in-parts";
-import { splitReply } from "../shared/split-reply";
+import { replyMetaOf, sendTextReply } from "../shared/text-reply";
 import { WaitingIndicators } from "../shared/waiting-indicators";
-import {
-  type AckOutcome,
-  type Channel,
-  type ChannelKv,
-  type ChannelRequest,
-  type ChannelResponse,
-  ChannelSendError,
-  type ChannelStatus,
-  type Inbound,
-  type ReplyTarget,
-  type SendResult,
-  type WaitingIndicator,
+import type {
+  AckOutcome,
+  Channel,
+  ChannelKv,
+  ChannelRequest,
+  ChannelResponse,
+  ChannelStatus,
+  Inbound,
+  ReplyTarget,
+  SendResult,
+  WaitingIndicator,
 } from "../types";
 import type { GraphApi } from "./graph-api";
 import { toSendError } from "./send-error";
@@ -73,7 +71,6 @@ export class WhatsappChannel implements Channel {
           AbortSignal.timeout(5_000),
         ),
       everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      maxMs: 10 * 60_000,
       logger: o.logger,
       clock: o.clock,
     });
@@ -108,12 +105,11 @@ export class WhatsappChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     await this.indicators.replied(to);
-    const parts = splitReply(text, WHATSAPP_TEXT_LIMIT);
-    if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
-    await sendInParts({
-      parts,
+    return sendTextReply({
+      text,
+      limit: WHATSAPP_TEXT_LIMIT,
+      to,
       kv: this.o.kv,
-      progressKey: `reply:${to.messageId}`,
       maxInlineWaitMs: this.o.maxInlineWaitMs ?? 6_000,
       signal,
       send: async (part) => {
@@ -123,11 +119,8 @@ export class WhatsappChannel implements Channel {
             throw toSendError(err);
           });
       },
+      recipient: () => `WhatsApp user ${meta.to}`,
     });
-    return {
-      sent: true,
-      detail: `sent ${parts.length} message${parts.length > 1 ? "s" : ""} to WhatsApp user ${meta.to}`,
-    };
   }
 
   whileWaking(to: ReplyTarget): WaitingIndicator {
@@ -201,12 +194,7 @@ export class WhatsappChannel implements Channel {
   }
 
   private meta(to: ReplyTarget): WhatsappMeta {
-    const parsed = whatsappMetaSchema.safeParse(to.meta);
-    if (!parsed.success)
-      throw new ChannelSendError(`message ${to.messageId}: stored meta is not a WhatsApp chat`, {
-        permanent: true,
-      });
-    return parsed.data;
+    return replyMetaOf(whatsappMetaSchema, to, "a WhatsApp chat");
   }
 
   /** Tells each sender once: Meta may redeliver a webhook it already got a 200 for. */
