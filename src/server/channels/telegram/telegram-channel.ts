@@ -1,11 +1,10 @@
-import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
+import { type ChatChannelOptions, typingIndicators } from "../shared/chat-channel-options";
 import { replyMetaOf, sendTextReply } from "../shared/text-reply";
-import { WaitingIndicators } from "../shared/waiting-indicators";
+import type { WaitingIndicators } from "../shared/waiting-indicators";
 import {
   type AckOutcome,
   type Channel,
-  type ChannelKv,
   type ChannelRequest,
   ChannelRequestError,
   type ChannelResponse,
@@ -32,18 +31,12 @@ const TYPING_EVERY_MS = 4_000;
 /** The only update type ClawRun handles; setWebhook asks Telegram for nothing else. */
 export const ALLOWED_UPDATES = ["message"];
 
-export interface TelegramChannelOptions {
+export interface TelegramChannelOptions extends ChatChannelOptions {
   api: TelegramApi;
   secretToken: string;
   webhookUrl: string;
   attachments: AttachmentPolicy;
   allowedChats?: readonly string[];
-  kv: ChannelKv;
-  clock: () => number;
-  logger: Logger;
-  /** A flood-control wait up to this long is waited out while sending (keeps replies in order). */
-  maxInlineWaitMs?: number;
-  typingEveryMs?: number;
 }
 
 /**
@@ -59,12 +52,7 @@ export class TelegramChannel implements Channel {
   private readonly indicators: WaitingIndicators;
 
   constructor(private readonly o: TelegramChannelOptions) {
-    this.indicators = new WaitingIndicators({
-      pulse: (to) => this.typing(to),
-      everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      logger: o.logger,
-      clock: o.clock,
-    });
+    this.indicators = typingIndicators(o, (to) => this.typing(to), TYPING_EVERY_MS);
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {

@@ -1,11 +1,10 @@
-import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
+import { type ChatChannelOptions, typingIndicators } from "../shared/chat-channel-options";
 import { replyMetaOf, sendTextReply } from "../shared/text-reply";
-import { WaitingIndicators } from "../shared/waiting-indicators";
+import type { WaitingIndicators } from "../shared/waiting-indicators";
 import type {
   AckOutcome,
   Channel,
-  ChannelKv,
   ChannelRequest,
   ChannelResponse,
   ChannelStatus,
@@ -32,7 +31,7 @@ export const WHATSAPP_TEXT_LIMIT = 4096;
 /** The typing indicator ends after 25 s (Cloud API docs, "Typing indicators"): repeat sooner. */
 const TYPING_EVERY_MS = 20_000;
 
-export interface WhatsappChannelOptions {
+export interface WhatsappChannelOptions extends ChatChannelOptions {
   api: GraphApi;
   appSecret: string;
   verifyToken: string;
@@ -44,11 +43,6 @@ export interface WhatsappChannelOptions {
   appId?: string;
   /** For register(): the business account the app must be subscribed to. */
   businessAccountId?: string;
-  kv: ChannelKv;
-  clock: () => number;
-  logger: Logger;
-  maxInlineWaitMs?: number;
-  typingEveryMs?: number;
 }
 
 /**
@@ -64,16 +58,15 @@ export class WhatsappChannel implements Channel {
   private readonly indicators: WaitingIndicators;
 
   constructor(private readonly o: WhatsappChannelOptions) {
-    this.indicators = new WaitingIndicators({
-      pulse: (to) =>
+    this.indicators = typingIndicators(
+      o,
+      (to) =>
         this.o.api.typing(
           { phoneNumberId: this.meta(to).phoneNumberId, wamid: wamidOf(to.messageId) },
           AbortSignal.timeout(5_000),
         ),
-      everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      logger: o.logger,
-      clock: o.clock,
-    });
+      TYPING_EVERY_MS,
+    );
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {
