@@ -284,6 +284,17 @@ describe("architecture (docs/architecture.md)", () => {
     }
   });
 
+  it("never lets the dashboard know provider names: prices come from the module's cost()", () => {
+    for (const [file, deps] of graph) {
+      if (!file.startsWith("src/server/dashboard/")) continue;
+      // providers/index.ts (the list) and the shared types are fine; a provider's folder is not.
+      const providerFolders = deps.files.filter((d) => /^src\/server\/providers\/[^/]+\//.test(d));
+      expect(providerFolders, file).toEqual([]);
+      const names = readFileSync(join(ROOT, file), "utf8").match(/["'`](vercel|local)["'`]/g);
+      expect(names, file).toBeNull();
+    }
+  });
+
   it("keeps every source file under 400 lines", () => {
     const long = [...graph.keys()]
       .map((f) => [f, readFileSync(join(ROOT, f), "utf8").split("\n").length] as const)

@@ -1,13 +1,29 @@
 import { describe, expect, it } from "vitest";
+import type { SandboxCost, SandboxCostFacts } from "../providers/cost-types";
 import { type CostFacts, monthCost, monthStartUtc } from "./cost";
-import { VERCEL_SANDBOX_PRICES as P, UPSTASH_PRICES } from "./pricing";
+import { UPSTASH_PRICES } from "./pricing";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 1); // 1 Nov 2026 (30 days)
 const NOW = START + 10 * 24 * HOUR; // ten days in
 
+/** A made-up provider's prices: $1 per awake hour, $100 always on; records what it was asked. */
+function pricedProvider() {
+  const asked: SandboxCostFacts[] = [];
+  const cost = (f: SandboxCostFacts): SandboxCost => {
+    asked.push(f);
+    return {
+      lines: [{ label: "Sandbox hours", quantity: "some", usd: f.awakeMs / HOUR }],
+      alwaysOnUsd: 100,
+      rates: [{ asOf: "2026-01-01", source: "https://example.test/prices" }],
+      note: "made-up prices",
+    };
+  };
+  return { asked, cost };
+}
+
 const facts = (over: Partial<CostFacts> = {}): CostFacts => ({
-  provider: "vercel",
+  provider: "test",
   store: "upstash",
   vcpus: 2,
   intervals: [],
@@ -23,10 +39,13 @@ describe("monthCost", () => {
     expect(monthStartUtc(Date.UTC(2026, 11, 31, 23, 59))).toBe(Date.UTC(2026, 11, 1));
   });
 
-  it("prices awake hours on Vercel: memory for 2 GB per vCPU, CPU as an upper bound", () => {
+  it("hands the provider this month's awake time and creations, and adds the store's commands", () => {
     // Two hours awake this month, one interval from last month that must not count.
+    const p = pricedProvider();
     const c = monthCost(
       facts({
+        sandboxCost: p.cost,
+        snapshotBytes: 123,
         intervals: [
           { sandboxId: "old", start: START - 5 * HOUR, end: START - 4 * HOUR },
           { sandboxId: "a", start: START + HOUR, end: START + 2 * HOUR },
@@ -36,50 +55,55 @@ describe("monthCost", () => {
     );
     expect(c.awakeMs).toBe(2 * HOUR);
     expect(c.sandboxesCreated).toBe(2);
-    const line = (label: string) => c.lines.find((l) => l.label === label);
-    expect(line("Memory")?.usd).toBeCloseTo(2 * 4 * P.memoryPerGbHour, 10);
-    expect(line("Active CPU")?.usd).toBeCloseTo(2 * 2 * P.activeCpuPerHour, 10);
-    expect(line("Active CPU")?.atMost).toBe(true);
-    expect(line("Sandbox creations")?.usd).toBeCloseTo(2 * P.perCreation, 12);
+    expect(p.asked).toEqual([
+      {
+        vcpus: 2,
+        awakeMs: 2 * HOUR,
+        created: 2,
+        snapshotBytes: 123,
+        elapsedMs: 10 * 24 * HOUR,
+        monthMs: 30 * 24 * HOUR,
+      },
+    ]);
+    expect(c.lines.map((l) => l.label)).toEqual(["Sandbox hours", "Store commands"]);
     const commands = ((2 * HOUR) / 60_000) * 5;
-    expect(line("Store commands")?.usd).toBeCloseTo(commands * UPSTASH_PRICES.perCommand, 12);
-    expect(c.totalUsd).toBeCloseTo(
-      c.lines.reduce((s, l) => s + l.usd, 0),
-      12,
-    );
+    expect(c.lines[1]?.usd).toBeCloseTo(commands * UPSTASH_PRICES.perCommand, 12);
+    expect(c.lines[1]?.quantity).toBe("~600 (heartbeats)");
+    expect(c.totalUsd).toBeCloseTo(2 + commands * UPSTASH_PRICES.perCommand, 12);
+    expect(c.rates.map((r) => r.source)).toEqual([
+      "https://example.test/prices",
+      UPSTASH_PRICES.source,
+    ]);
+    expect(c.note).toBe("made-up prices");
+    expect(c.provider).toBe("test");
   });
 
-  it("compares with the same month always on: memory and heartbeats around the clock", () => {
-    const c = monthCost(
-      facts({ intervals: [{ sandboxId: "a", start: START, end: START + HOUR }] }),
-    );
+  it("compares with the same month always on: the provider's figure plus heartbeats around the clock", () => {
+    const c = monthCost(facts({ sandboxCost: pricedProvider().cost }));
     const hours = 10 * 24;
-    const expected =
-      1 * 2 * P.activeCpuPerHour + // the same CPU work
-      hours * 4 * P.memoryPerGbHour +
-      Math.ceil((hours * HOUR) / P.maxRunMs) * P.perCreation +
-      ((hours * HOUR) / 60_000) * 5 * UPSTASH_PRICES.perCommand;
+    const expected = 100 + ((hours * HOUR) / 60_000) * 5 * UPSTASH_PRICES.perCommand;
     expect(c.alwaysOnUsd).toBeCloseTo(expected, 10);
-    expect(c.alwaysOnUsd).toBeGreaterThan(c.totalUsd * 10);
   });
 
-  it("charges snapshot storage for the part of the month elapsed", () => {
-    const c = monthCost(facts({ snapshotBytes: 2 * 1024 ** 3 }));
-    const storage = c.lines.find((l) => l.label === "Snapshot storage");
-    expect(storage?.usd).toBeCloseTo(2 * P.storagePerGbMonth * (10 / 30), 10);
-  });
-
-  it("costs nothing on the local provider with SQLite", () => {
+  it("adds nothing for SQLite", () => {
     const c = monthCost(
       facts({
-        provider: "local",
         store: "sqlite",
+        sandboxCost: pricedProvider().cost,
         intervals: [{ sandboxId: "a", start: START, end: NOW }],
       }),
     );
+    expect(c.lines.map((l) => l.label)).toEqual(["Sandbox hours"]);
+    expect(c.alwaysOnUsd).toBe(100);
+    expect(c.awakeMs).toBe(NOW - START);
+  });
+
+  it("prices nothing for a provider without cost(), and says so", () => {
+    const c = monthCost(facts({ store: "sqlite", provider: "elsewhere" }));
+    expect(c.lines).toEqual([{ label: "Sandbox (elsewhere)", quantity: "not priced", usd: 0 }]);
     expect(c.totalUsd).toBe(0);
     expect(c.alwaysOnUsd).toBe(0);
-    expect(c.awakeMs).toBe(NOW - START);
     expect(c.rates).toEqual([]);
+    expect(c.note).toBe("The elsewhere provider publishes no prices here.");
   });
 });

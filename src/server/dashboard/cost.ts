@@ -1,19 +1,10 @@
 import type { AwakeInterval } from "../domain/events";
+import type { CostLine, PriceSource, SandboxCost, SandboxCostFacts } from "../providers/cost-types";
 import { summarizeAwake } from "./awake-time";
 import type { ModelSpendCard } from "./model-spend";
-import { REDIS_COMMANDS_PER_HEARTBEAT, UPSTASH_PRICES, VERCEL_SANDBOX_PRICES } from "./pricing";
+import { REDIS_COMMANDS_PER_HEARTBEAT, UPSTASH_PRICES } from "./pricing";
 
-const HOUR = 60 * 60_000;
-const GB = 1024 ** 3;
-
-export interface CostLine {
-  label: string;
-  /** The quantity in words ("3.2 GB-hours"). */
-  quantity: string;
-  usd: number;
-  /** An upper bound rather than a measurement (Active CPU is not reported per sandbox here). */
-  atMost?: boolean;
-}
+export type { CostLine };
 
 export interface CostSummary {
   /** First instant of the calendar month (UTC) the figures cover, and how far into it we are. */
@@ -21,13 +12,13 @@ export interface CostSummary {
   elapsedMs: number;
   awakeMs: number;
   sandboxesCreated: number;
-  /** Priced on the configured provider; `local` costs nothing. */
+  /** The configured provider's name; its module's `cost()` prices the sandbox lines. */
   provider: string;
   lines: CostLine[];
   totalUsd: number;
   /** The same month so far with the sandbox never asleep. */
   alwaysOnUsd: number;
-  rates: { asOf: string; source: string }[];
+  rates: PriceSource[];
   note: string;
   /** Model spend through the gateway; null when the agent has no model and spent nothing. */
   model?: ModelSpendCard | null;
@@ -35,6 +26,8 @@ export interface CostSummary {
 
 export interface CostFacts {
   provider: string;
+  /** The provider module's `cost()`; absent when it publishes no prices. */
+  sandboxCost?: (facts: SandboxCostFacts) => SandboxCost;
   store: "sqlite" | "upstash" | "redis-tcp";
   vcpus: number;
   intervals: readonly AwakeInterval[];
@@ -51,12 +44,20 @@ export function monthStartUtc(now: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 }
 
+/** What the card says for a provider whose module has no `cost()`: nothing is made up. */
+function unpriced(provider: string): SandboxCost {
+  return {
+    lines: [{ label: `Sandbox (${provider})`, quantity: "not priced", usd: 0 }],
+    alwaysOnUsd: 0,
+    rates: [],
+    note: `The ${provider} provider publishes no prices here.`,
+  };
+}
+
 /**
- * Pure: what this month has cost so far. Memory is billed for every hour awake; Active CPU
- * only while busy, so the CPU line is the most it can be (every vCPU busy the whole time).
- * The always-on figure prices the same month with the sandbox never asleep: memory for the
- * whole month, the same CPU work (work costs the same awake or not), a creation every
- * maximum run, and the same store traffic per heartbeat around the clock.
+ * Pure: what this month has cost so far. The provider prices its sandbox lines; the store's
+ * commands are added here, and the always-on figure adds the same store traffic per
+ * heartbeat around the clock to the provider's own always-on figure.
  */
 export function monthCost(f: CostFacts): CostSummary {
   const monthStart = monthStartUtc(f.now);
@@ -65,44 +66,19 @@ export function monthCost(f: CostFacts): CostSummary {
   const created =
     f.intervals.filter((i) => i.start >= monthStart).length +
     (f.openSince !== null && f.openSince >= monthStart ? 1 : 0);
-  const lines: CostLine[] = [];
-  const rates: CostSummary["rates"] = [];
-  let alwaysOn = 0;
-
-  if (f.provider === "vercel") {
-    const p = VERCEL_SANDBOX_PRICES;
-    const memGb = f.vcpus * p.memoryGbPerVcpu;
-    const gbHours = (memGb * awakeMs) / HOUR;
-    const cpuHours = (f.vcpus * awakeMs) / HOUR;
-    const storedGb = f.snapshotBytes / GB;
-    const storage = storedGb * p.storagePerGbMonth * (elapsedMs / monthLengthMs(f.now));
-    lines.push(
-      {
-        label: "Active CPU",
-        quantity: `${cpuHours.toFixed(2)} vCPU-hours`,
-        usd: cpuHours * p.activeCpuPerHour,
-        atMost: true,
-      },
-      {
-        label: "Memory",
-        quantity: `${gbHours.toFixed(2)} GB-hours (${memGb} GB)`,
-        usd: gbHours * p.memoryPerGbHour,
-      },
-      { label: "Sandbox creations", quantity: `${created}`, usd: created * p.perCreation },
-      { label: "Snapshot storage", quantity: `${storedGb.toFixed(3)} GB`, usd: storage },
-    );
-    const fullGbHours = (memGb * elapsedMs) / HOUR;
-    const restarts = Math.ceil(elapsedMs / p.maxRunMs);
-    alwaysOn += cpuHours * p.activeCpuPerHour + fullGbHours * p.memoryPerGbHour;
-    alwaysOn += restarts * p.perCreation;
-    rates.push({ asOf: p.asOf, source: p.source });
-  } else {
-    lines.push({
-      label: `Sandbox (${f.provider})`,
-      quantity: "runs on this machine",
-      usd: 0,
-    });
-  }
+  const sandbox = f.sandboxCost
+    ? f.sandboxCost({
+        vcpus: f.vcpus,
+        awakeMs,
+        created,
+        snapshotBytes: f.snapshotBytes,
+        elapsedMs,
+        monthMs: monthLengthMs(f.now),
+      })
+    : unpriced(f.provider);
+  const lines: CostLine[] = [...sandbox.lines];
+  const rates: PriceSource[] = [...sandbox.rates];
+  let alwaysOn = sandbox.alwaysOnUsd;
 
   if (f.store === "upstash") {
     const perBeat = REDIS_COMMANDS_PER_HEARTBEAT * UPSTASH_PRICES.perCommand;
@@ -127,10 +103,7 @@ export function monthCost(f: CostFacts): CostSummary {
     totalUsd: total,
     alwaysOnUsd: alwaysOn,
     rates,
-    note:
-      f.provider === "vercel"
-        ? "List prices (Pro); Hobby includes 5 CPU-hours, 420 GB-hours and 5,000 creations a month at no cost."
-        : "Local sandboxes are processes on this machine: no sandbox bill.",
+    note: sandbox.note,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AppContext } from "../app-context";
 import { readUsageView } from "../model-gateway/read-usage";
+import { findProvider } from "../providers";
 import { type CostSummary, monthCost, monthStartUtc } from "./cost";
 import { type ModelSpendCard, modelSpendCard } from "./model-spend";
 
@@ -26,6 +27,7 @@ export async function monthCostOf(ctx: AppContext, now = ctx.clock()): Promise<C
   ]);
   const summary = monthCost({
     provider: ctx.provider.name,
+    sandboxCost: findProvider(ctx.provider.name)?.cost,
     store: ctx.env.store.kind,
     vcpus: ctx.config.config.sandbox.resources.vcpus,
     intervals,

@@ -23,6 +23,22 @@ describe("provider list", () => {
     expect(module?.capabilities(module.configSchema.parse({}))).toEqual(provider?.capabilities);
   });
 
+  it("prices local sandboxes at nothing, with no rates", () => {
+    const c = findProvider("local")?.cost?.({
+      vcpus: 2,
+      awakeMs: 3_600_000,
+      created: 1,
+      snapshotBytes: 1024 ** 3,
+      elapsedMs: 3_600_000,
+      monthMs: 30 * 24 * 3_600_000,
+    });
+    expect(c?.lines).toEqual([
+      { label: "Sandbox (local)", quantity: "runs on this machine", usd: 0 },
+    ]);
+    expect(c?.alwaysOnUsd).toBe(0);
+    expect(c?.rates).toEqual([]);
+  });
+
   it("has unique names and finds nothing for an unknown one", () => {
     const names = PROVIDERS.map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { NetworkPolicy } from "../../config/schema";
 import { ClawrunError } from "../../protocol/clawrun-error";
 import type { LayerStore } from "../layers/types";
+import type { SandboxCost, SandboxCostFacts } from "./cost-types";
 
 /**
  * The SandboxProvider / ManagedSandbox port (docs/architecture.md, "Providers"). Members the
@@ -283,4 +284,6 @@ export interface ProviderModule<Config = unknown, Env = unknown> {
   readonly envSchema: z.ZodType<Env>;
   capabilities(config: Config): ProviderCapabilities;
   create(ctx: ProviderContext<Config, Env>): SandboxProvider;
+  /** Optional, pure: this month's sandbox bill at the provider's list prices (the cost card). */
+  cost?(facts: SandboxCostFacts): SandboxCost;
 }

@@ -13,10 +13,10 @@ import {
   type SetupItem,
   setupChecklist,
 } from "./checklist";
+import { CHECK_TIMEOUT_MS, timedCheck, withTimeout } from "./timeout";
 
 /** Platform APIs and our own URL are asked at most this often (the checklist's fix says so). */
 const CACHE_MS = SETUP_ANSWER_CACHE_MS;
-const TIMEOUT_MS = 3_000;
 const cache = new Map<string, { at: number; value: unknown }>();
 
 async function cached<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -28,14 +28,9 @@ async function cached<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return value;
 }
 
-async function timed(fn: (signal: AbortSignal) => Promise<unknown>): Promise<CheckResult> {
-  const started = Date.now();
-  try {
-    await fn(AbortSignal.timeout(TIMEOUT_MS));
-    return { ok: true, detail: `ok in ${Date.now() - started} ms` };
-  } catch (err) {
-    return checkFailure(err);
-  }
+/** A failed set-up check: a timeout is "unknown", never "missing" (check-outcome.ts). */
+function timed(fn: (signal: AbortSignal) => Promise<unknown>): Promise<CheckResult> {
+  return timedCheck(fn, checkFailure);
 }
 
 /** GET <public URL>/api/health?live=1 (answered without checks), through Deployment Protection. */
@@ -88,7 +83,7 @@ async function fromContext(
       [...ctx.channels.values()].map(async (c) => {
         try {
           const s = await cached(`channel:${c.name}`, () =>
-            c.status(AbortSignal.timeout(TIMEOUT_MS)),
+            withTimeout((signal) => c.status(signal), CHECK_TIMEOUT_MS),
           );
           return {
             name: c.name,

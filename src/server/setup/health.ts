@@ -1,6 +1,7 @@
 import { getContext } from "../compose/context";
 import { type SetupItem, setupComplete } from "./checklist";
 import { gatherSetup } from "./gather";
+import { CHECK_TIMEOUT_MS, timedCheck } from "./timeout";
 
 export interface HealthCheck {
   ok: boolean;
@@ -44,7 +45,7 @@ export async function checkHealth(now = Date.now()): Promise<HealthReport> {
     detail: ctx.config.path ? `loaded ${ctx.config.path}` : "no clawrun.json: using defaults",
   };
   const storeCheck = timed(() => ctx.store.ping());
-  const providerCheck = timed(() => ctx.provider.check());
+  const providerCheck = timed((signal) => ctx.provider.check(signal));
   // The checklist reuses these two checks (one provider API call per health request).
   const setup = setupOrProblem(ctx, { store: storeCheck, provider: providerCheck });
   const [store, provider] = await Promise.all([storeCheck, providerCheck]);
@@ -84,15 +85,11 @@ function setupOrProblem(
   ]);
 }
 
-async function timed(fn: () => Promise<void>): Promise<HealthCheck> {
-  const started = Date.now();
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 3 s")), 3_000)),
-    ]);
-    return { ok: true, detail: `ok in ${Date.now() - started} ms` };
-  } catch (err) {
-    return { ok: false, detail: (err as Error).message };
-  }
+/** Health says what went wrong in the error's own words, "timed out after 3 s" for a timeout. */
+function timed(fn: (signal: AbortSignal) => Promise<void>): Promise<HealthCheck> {
+  return timedCheck(
+    fn,
+    (err) => ({ ok: false, detail: (err as Error).message }),
+    `timed out after ${CHECK_TIMEOUT_MS / 1000} s`,
+  );
 }

@@ -1,13 +1,15 @@
 import type { Logger } from "pino";
 import type { ReplyTarget, WaitingIndicator } from "../types";
 
+const DEFAULT_MAX_MS = 10 * 60_000;
+
 export interface WaitingIndicatorsOptions {
   /** Shows the platform's indicator once (it expires on its own after a while). */
   pulse(target: ReplyTarget): Promise<void>;
   /** Repeat before the platform's indicator expires. */
   everyMs: number;
-  /** A safety stop, should nobody call stop() (the wake budget is far shorter). */
-  maxMs: number;
+  /** A safety stop, should nobody call stop() (the wake budget is far shorter). Default 10 min. */
+  maxMs?: number;
   logger: Logger;
   clock: () => number;
 }
@@ -70,7 +72,7 @@ export class WaitingIndicators {
   private tick(conversation: string): void {
     const c = this.conversations.get(conversation);
     if (!c) return;
-    if (this.o.clock() - c.startedAt > this.o.maxMs) {
+    if (this.o.clock() - c.startedAt > (this.o.maxMs ?? DEFAULT_MAX_MS)) {
       this.end(conversation);
       return;
     }

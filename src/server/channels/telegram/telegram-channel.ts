@@ -1,16 +1,13 @@
-import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
-import { sendInParts } from "../shared/send-in-parts";
-import { splitReply } from "../shared/split-reply";
-import { WaitingIndicators } from "../shared/waiting-indicators";
+import { type ChatChannelOptions, typingIndicators } from "../shared/chat-channel-options";
+import { replyMetaOf, sendTextReply } from "../shared/text-reply";
+import type { WaitingIndicators } from "../shared/waiting-indicators";
 import {
   type AckOutcome,
   type Channel,
-  type ChannelKv,
   type ChannelRequest,
   ChannelRequestError,
   type ChannelResponse,
-  ChannelSendError,
   type ChannelStatus,
   type Inbound,
   type ReplyTarget,
@@ -34,18 +31,12 @@ const TYPING_EVERY_MS = 4_000;
 /** The only update type ClawRun handles; setWebhook asks Telegram for nothing else. */
 export const ALLOWED_UPDATES = ["message"];
 
-export interface TelegramChannelOptions {
+export interface TelegramChannelOptions extends ChatChannelOptions {
   api: TelegramApi;
   secretToken: string;
   webhookUrl: string;
   attachments: AttachmentPolicy;
   allowedChats?: readonly string[];
-  kv: ChannelKv;
-  clock: () => number;
-  logger: Logger;
-  /** A flood-control wait up to this long is waited out while sending (keeps replies in order). */
-  maxInlineWaitMs?: number;
-  typingEveryMs?: number;
 }
 
 /**
@@ -61,13 +52,7 @@ export class TelegramChannel implements Channel {
   private readonly indicators: WaitingIndicators;
 
   constructor(private readonly o: TelegramChannelOptions) {
-    this.indicators = new WaitingIndicators({
-      pulse: (to) => this.typing(to),
-      everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      maxMs: 10 * 60_000,
-      logger: o.logger,
-      clock: o.clock,
-    });
+    this.indicators = typingIndicators(o, (to) => this.typing(to), TYPING_EVERY_MS);
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {
@@ -112,13 +97,12 @@ export class TelegramChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     await this.indicators.replied(to);
-    const parts = splitReply(text, TELEGRAM_TEXT_LIMIT);
-    if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
     let chatId = meta.chatId;
-    await sendInParts({
-      parts,
+    return sendTextReply({
+      text,
+      limit: TELEGRAM_TEXT_LIMIT,
+      to,
       kv: this.o.kv,
-      progressKey: `reply:${to.messageId}`,
       maxInlineWaitMs: this.o.maxInlineWaitMs ?? 5_000,
       signal,
       send: async (part, i) => {
@@ -143,11 +127,8 @@ export class TelegramChannel implements Channel {
             });
         }
       },
+      recipient: () => `Telegram chat ${chatId}`,
     });
-    return {
-      sent: true,
-      detail: `sent ${parts.length} message${parts.length > 1 ? "s" : ""} to Telegram chat ${chatId}`,
-    };
   }
 
   whileWaking(to: ReplyTarget): WaitingIndicator {
@@ -197,12 +178,7 @@ export class TelegramChannel implements Channel {
   }
 
   private meta(to: ReplyTarget): TelegramMeta {
-    const parsed = telegramMetaSchema.safeParse(to.meta);
-    if (!parsed.success)
-      throw new ChannelSendError(`message ${to.messageId}: stored meta is not a Telegram chat`, {
-        permanent: true,
-      });
-    return parsed.data;
+    return replyMetaOf(telegramMetaSchema, to, "a Telegram chat");
   }
 
   private refusal(meta: TelegramMeta, what: string) {

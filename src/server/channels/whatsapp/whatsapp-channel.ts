@@ -1,20 +1,17 @@
-import type { Logger } from "pino";
 import { refusalOf } from "../attachments";
-import { sendInParts } from "../shared/send-in-parts";
-import { splitReply } from "../shared/split-reply";
-import { WaitingIndicators } from "../shared/waiting-indicators";
-import {
-  type AckOutcome,
-  type Channel,
-  type ChannelKv,
-  type ChannelRequest,
-  type ChannelResponse,
-  ChannelSendError,
-  type ChannelStatus,
-  type Inbound,
-  type ReplyTarget,
-  type SendResult,
-  type WaitingIndicator,
+import { type ChatChannelOptions, typingIndicators } from "../shared/chat-channel-options";
+import { replyMetaOf, sendTextReply } from "../shared/text-reply";
+import type { WaitingIndicators } from "../shared/waiting-indicators";
+import type {
+  AckOutcome,
+  Channel,
+  ChannelRequest,
+  ChannelResponse,
+  ChannelStatus,
+  Inbound,
+  ReplyTarget,
+  SendResult,
+  WaitingIndicator,
 } from "../types";
 import type { GraphApi } from "./graph-api";
 import { toSendError } from "./send-error";
@@ -34,7 +31,7 @@ export const WHATSAPP_TEXT_LIMIT = 4096;
 /** The typing indicator ends after 25 s (Cloud API docs, "Typing indicators"): repeat sooner. */
 const TYPING_EVERY_MS = 20_000;
 
-export interface WhatsappChannelOptions {
+export interface WhatsappChannelOptions extends ChatChannelOptions {
   api: GraphApi;
   appSecret: string;
   verifyToken: string;
@@ -46,11 +43,6 @@ export interface WhatsappChannelOptions {
   appId?: string;
   /** For register(): the business account the app must be subscribed to. */
   businessAccountId?: string;
-  kv: ChannelKv;
-  clock: () => number;
-  logger: Logger;
-  maxInlineWaitMs?: number;
-  typingEveryMs?: number;
 }
 
 /**
@@ -66,17 +58,15 @@ export class WhatsappChannel implements Channel {
   private readonly indicators: WaitingIndicators;
 
   constructor(private readonly o: WhatsappChannelOptions) {
-    this.indicators = new WaitingIndicators({
-      pulse: (to) =>
+    this.indicators = typingIndicators(
+      o,
+      (to) =>
         this.o.api.typing(
           { phoneNumberId: this.meta(to).phoneNumberId, wamid: wamidOf(to.messageId) },
           AbortSignal.timeout(5_000),
         ),
-      everyMs: o.typingEveryMs ?? TYPING_EVERY_MS,
-      maxMs: 10 * 60_000,
-      logger: o.logger,
-      clock: o.clock,
-    });
+      TYPING_EVERY_MS,
+    );
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {
@@ -108,12 +98,11 @@ export class WhatsappChannel implements Channel {
   async send(to: ReplyTarget, text: string, signal: AbortSignal): Promise<SendResult> {
     const meta = this.meta(to);
     await this.indicators.replied(to);
-    const parts = splitReply(text, WHATSAPP_TEXT_LIMIT);
-    if (parts.length === 0) return { sent: false, detail: "the reply was empty; nothing sent" };
-    await sendInParts({
-      parts,
+    return sendTextReply({
+      text,
+      limit: WHATSAPP_TEXT_LIMIT,
+      to,
       kv: this.o.kv,
-      progressKey: `reply:${to.messageId}`,
       maxInlineWaitMs: this.o.maxInlineWaitMs ?? 6_000,
       signal,
       send: async (part) => {
@@ -123,11 +112,8 @@ export class WhatsappChannel implements Channel {
             throw toSendError(err);
           });
       },
+      recipient: () => `WhatsApp user ${meta.to}`,
     });
-    return {
-      sent: true,
-      detail: `sent ${parts.length} message${parts.length > 1 ? "s" : ""} to WhatsApp user ${meta.to}`,
-    };
   }
 
   whileWaking(to: ReplyTarget): WaitingIndicator {
@@ -201,12 +187,7 @@ export class WhatsappChannel implements Channel {
   }
 
   private meta(to: ReplyTarget): WhatsappMeta {
-    const parsed = whatsappMetaSchema.safeParse(to.meta);
-    if (!parsed.success)
-      throw new ChannelSendError(`message ${to.messageId}: stored meta is not a WhatsApp chat`, {
-        permanent: true,
-      });
-    return parsed.data;
+    return replyMetaOf(whatsappMetaSchema, to, "a WhatsApp chat");
   }
 
   /** Tells each sender once: Meta may redeliver a webhook it already got a 200 for. */

@@ -25,4 +25,10 @@ export const localProvider: ProviderModule<z.output<typeof localConfigSchema>, o
       hostEnv: ctx.hostEnv,
       keepStopped: ctx.config.keepStopped,
     }),
+  cost: () => ({
+    lines: [{ label: "Sandbox (local)", quantity: "runs on this machine", usd: 0 }],
+    alwaysOnUsd: 0,
+    rates: [],
+    note: "Local sandboxes are processes on this machine: no sandbox bill.",
+  }),
 };

@@ -1,6 +1,7 @@
 import type { ProviderModule } from "../types";
 import { vercelCapabilities } from "./capabilities";
 import { type VercelConfig, type VercelEnv, vercelConfigSchema, vercelEnvSchema } from "./config";
+import { vercelSandboxCost } from "./cost";
 import { VercelProvider } from "./vercel-provider";
 
 /** Vercel Sandbox microVMs through @vercel/sandbox (docs/vercel-sandbox.md). */
@@ -17,4 +18,5 @@ export const vercelProvider: ProviderModule<VercelConfig, VercelEnv> = {
       instance: ctx.instance,
       logger: ctx.logger,
     }),
+  cost: vercelSandboxCost,
 };
