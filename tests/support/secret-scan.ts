@@ -12,15 +12,28 @@ import { join } from "node:path";
 export function filesHolding(dir: string, needle: string): string[] {
   const found: string[] = [];
   const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
+    for (const name of gone(() => readdirSync(d)) ?? []) {
       const path = join(d, name);
-      const st = lstatSync(path);
-      if (st.isDirectory()) walk(path);
-      else if (st.isFile() && readFileSync(path).includes(needle)) found.push(path);
+      const st = gone(() => lstatSync(path));
+      if (st?.isDirectory()) walk(path);
+      else if (st?.isFile() && gone(() => readFileSync(path))?.includes(needle)) found.push(path);
     }
   };
   walk(dir);
   return found;
+}
+
+/**
+ * A running agent creates and removes files while the scan reads (SQLite's -shm/-journal
+ * files): one that vanished between listing and reading holds nothing any more.
+ */
+function gone<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
 }
 
 /** The processes running inside a local sandbox: those whose working directory is under its root. */
