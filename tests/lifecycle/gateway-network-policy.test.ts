@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GATEWAY_USER_AGENT } from "../support/gateway-user-agent";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import {
   startVercelSandboxEmulator,
@@ -23,14 +24,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-/** A `command` daemon that only answers; its `model` section is what makes it a gateway user. */
-const withModel = {
-  type: "command",
-  command: "node",
-  args: ["-e", "require('http').createServer((q, s) => s.end('ok')).listen(process.env.PORT)"],
-  model: { provider: "openai", model: "gpt-4o-mini", apiKey: { fromEnv: "UNUSED_KEY" } },
-};
-
 async function policyAfterWake(agent: unknown, networkPolicy: unknown): Promise<unknown> {
   h = await lifecycleHarness({
     config: {
@@ -53,10 +46,10 @@ async function policyAfterWake(agent: unknown, networkPolicy: unknown): Promise<
 
 describe("network policy of a sandbox whose agent uses the model gateway", () => {
   it.each<[string, unknown, unknown, unknown]>([
-    ["deny-all allows ClawRun's host", withModel, "deny-all", ["127.0.0.1"]],
+    ["deny-all allows ClawRun's host", GATEWAY_USER_AGENT, "deny-all", ["127.0.0.1"]],
     [
       "an allow-list gets ClawRun's host added",
-      withModel,
+      GATEWAY_USER_AGENT,
       { allow: ["registry.npmjs.org"] },
       ["registry.npmjs.org", "127.0.0.1"],
     ],

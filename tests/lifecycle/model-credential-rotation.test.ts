@@ -4,6 +4,7 @@ import {
   credentialHolder,
   holderIsCurrent,
 } from "../../src/server/model-gateway/credential";
+import { GATEWAY_USER_AGENT } from "../support/gateway-user-agent";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 import {
   startVercelSandboxEmulator,
@@ -29,13 +30,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const agent = {
-  type: "command",
-  command: "node",
-  args: ["-e", "require('http').createServer((q, s) => s.end('ok')).listen(process.env.PORT)"],
-  model: { provider: "openai", model: "gpt-4o-mini", apiKey: { fromEnv: "UNUSED_KEY" } },
-};
-
 const providers = [
   { name: "local", sandbox: {} },
   { name: "vercel snapshot mode", sandbox: { provider: "vercel", vercel: { mode: "snapshot" } } },
@@ -50,7 +44,7 @@ describe.each(providers)("model credential rotation, $name", (p) => {
     h = await lifecycleHarness({
       config: {
         instance: { name: `rot-${p.name.replace(/\W+/g, "-")}` },
-        agent,
+        agent: GATEWAY_USER_AGENT,
         sandbox: { activeDuration: 60, ...p.sandbox },
       },
       env: p.name === "local" ? {} : emulator.env,
