@@ -15,7 +15,6 @@ export async function deliverOverHttp(
   format: "json" | "text",
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
-  const url = `${door.label} ${path}`;
   const init: DaemonRequestInit =
     format === "json"
       ? {
@@ -34,20 +33,62 @@ export async function deliverOverHttp(
           },
           signal,
         };
+  const answer = await postToDaemon(door, path, init, "agent");
+  if (!answer.ok)
+    throw new AgentDeliveryError(
+      `agent answered ${answer.status}: ${answer.text.slice(0, 200)}`,
+      answer.status,
+    );
+  return parseReply(answer.text, answer.contentType);
+}
+
+/** A daemon's answer to one POST, read whole. */
+export interface DaemonAnswer {
+  ok: boolean;
+  status: number;
+  text: string;
+  contentType: string | null;
+}
+
+/**
+ * One request to a daemon through its door, its failures sorted (types.ts): no answer before
+ * the delivery timeout counts against the message (bounded retries, then a dead letter);
+ * nobody answering at all is a lifecycle fact about the sandbox. `who` names the daemon in errors.
+ */
+export async function postToDaemon(
+  door: DaemonTransport,
+  path: string,
+  init: DaemonRequestInit,
+  who: string,
+): Promise<DaemonAnswer> {
+  const url = `${door.label} ${path}`;
   let res: Response;
   try {
     res = await door.fetch(path, init);
   } catch (err) {
-    // A daemon that accepted the message and then hangs counts against the message (bounded
-    // retries, then a dead letter); one that nobody answers for is a lifecycle matter.
-    if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"))
-      throw new AgentDeliveryError(`agent did not answer in time at ${url}`, null);
-    throw new AgentUnreachableError(`agent unreachable at ${url}: ${(err as Error).message}`, err);
+    const timedOut =
+      init.signal?.aborted ||
+      (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"));
+    if (timedOut)
+      throw new AgentDeliveryError(
+        `${who} at ${url} did not answer in time (no answer before the delivery timeout)`,
+        null,
+      );
+    throw new AgentUnreachableError(`${who} unreachable at ${url}: ${(err as Error).message}`, err);
   }
   const text = await res.text();
-  if (!res.ok)
-    throw new AgentDeliveryError(`agent answered ${res.status}: ${text.slice(0, 200)}`, res.status);
-  return parseReply(text, res.headers.get("content-type"));
+  return { ok: res.ok, status: res.status, text, contentType: res.headers.get("content-type") };
+}
+
+/** Pure: a daemon's body as JSON, or why it is not. */
+export function parseJsonText(
+  text: string,
+): { ok: true; json: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, json: JSON.parse(text) };
+  } catch {
+    return { ok: false, problem: `not JSON: ${text.slice(0, 200)}` };
+  }
 }
 
 /** JSON `{ reply, ... }` when the daemon sends JSON; otherwise the body itself is the reply. */

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import {
-  AgentDeliveryError,
-  AgentUnreachableError,
-  type DaemonTransport,
-  type DeliveryResult,
-} from "../types";
+import { parseJsonText, postToDaemon } from "../http-delivery";
+import { AgentDeliveryError, type DaemonTransport, type DeliveryResult } from "../types";
 
 /**
  * Delivery to OpenClaw's OpenAI-compatible endpoint (openclaw package:
@@ -53,13 +49,9 @@ const errorSchema = z.object({
 export function parseOpenClawCompletion(
   text: string,
 ): { ok: true; result: DeliveryResult } | { ok: false; problem: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: `not JSON: ${text.slice(0, 200)}` };
-  }
-  const parsed = completionSchema.safeParse(json);
+  const body = parseJsonText(text);
+  if (!body.ok) return body;
+  const parsed = completionSchema.safeParse(body.json);
   if (!parsed.success) {
     return { ok: false, problem: "expected a chat.completion with choices[0].message" };
   }
@@ -96,35 +88,24 @@ export async function deliverToOpenClaw(
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const path = "/v1/chat/completions";
-  const url = `${door.label} ${path}`;
-  let res: Response;
-  try {
-    res = await door.fetch(path, {
+  const answer = await postToDaemon(
+    door,
+    path,
+    {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${gatewayToken}` },
       body: JSON.stringify(openclawChatRequest(message)),
       signal,
-    });
-  } catch (err) {
-    // A turn that outlives the timeout counts against the message (bounded retries); nobody
-    // answering at all is a lifecycle fact about the sandbox (types.ts, AgentUnreachableError).
-    if (signal.aborted)
-      throw new AgentDeliveryError(
-        `openclaw gateway at ${url}: no answer before the delivery timeout`,
-        null,
-      );
-    throw new AgentUnreachableError(
-      `openclaw gateway unreachable at ${url}: ${(err as Error).message}`,
-      err,
-    );
-  }
-  const text = await res.text();
-  if (!res.ok) throw new AgentDeliveryError(describeRefusal(res.status, text), res.status);
+    },
+    "openclaw gateway",
+  );
+  const { status, text } = answer;
+  if (!answer.ok) throw new AgentDeliveryError(describeRefusal(status, text), status);
   const parsed = parseOpenClawCompletion(text);
   if (!parsed.ok) {
     throw new AgentDeliveryError(
-      `openclaw gateway answered ${res.status} but ${parsed.problem}`,
-      res.status,
+      `openclaw gateway answered ${status} but ${parsed.problem}`,
+      status,
     );
   }
   return parsed.result;

@@ -1,12 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AgentMessage } from "../../../protocol/agent-message";
-import {
-  AgentDeliveryError,
-  AgentUnreachableError,
-  type DaemonTransport,
-  type DeliveryResult,
-} from "../types";
+import { parseJsonText, postToDaemon } from "../http-delivery";
+import { AgentDeliveryError, type DaemonTransport, type DeliveryResult } from "../types";
 import { ZEROCLAW_ALIAS } from "./config-file";
 
 /**
@@ -53,12 +49,9 @@ const errorSchema = z.looseObject({ error: z.string() });
 export function parseZeroClawReply(
   text: string,
 ): { ok: true; result: DeliveryResult } | { ok: false; problem: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: `not JSON: ${text.slice(0, 200)}` };
-  }
+  const body = parseJsonText(text);
+  if (!body.ok) return body;
+  const json = body.json;
   const reply = replySchema.safeParse(json);
   if (reply.success) {
     return {
@@ -89,36 +82,17 @@ export async function deliverToZeroClaw(
   signal: AbortSignal,
 ): Promise<DeliveryResult> {
   const req = zeroclawWebhookRequest(message, token);
-  const url = `${door.label} ${req.path}`;
-  let res: Response;
-  try {
-    res = await door.fetch(req.path, {
-      method: "POST",
-      headers: req.headers,
-      body: req.body,
-      signal,
-    });
-  } catch (err) {
-    // A turn that outlives the timeout counts against the message (bounded retries); nobody
-    // answering at all is a lifecycle fact about the sandbox (types.ts, AgentUnreachableError).
-    if (signal.aborted)
-      throw new AgentDeliveryError(
-        `zeroclaw at ${url}: no answer before the delivery timeout`,
-        null,
-      );
-    throw new AgentUnreachableError(
-      `zeroclaw unreachable at ${url}: ${(err as Error).message}`,
-      err,
-    );
-  }
-  const text = await res.text();
-  if (!res.ok) throw new AgentDeliveryError(describeRefusal(res.status, text), res.status);
+  const answer = await postToDaemon(
+    door,
+    req.path,
+    { method: "POST", headers: req.headers, body: req.body, signal },
+    "zeroclaw",
+  );
+  const { status, text } = answer;
+  if (!answer.ok) throw new AgentDeliveryError(describeRefusal(status, text), status);
   const parsed = parseZeroClawReply(text);
   if (!parsed.ok) {
-    throw new AgentDeliveryError(
-      `zeroclaw answered ${res.status} but ${parsed.problem}`,
-      res.status,
-    );
+    throw new AgentDeliveryError(`zeroclaw answered ${status} but ${parsed.problem}`, status);
   }
   return parsed.result;
 }
