@@ -1,3 +1,4 @@
+import { type FlagSpecs, flag, type ParsedArgs } from "./args";
 import type { CommandContext } from "./command";
 import { CliError } from "./exit-codes";
 
@@ -23,4 +24,23 @@ export function followPoller(ctx: CommandContext) {
       return null;
     }
   };
+}
+
+/** The `--follow` and `--interval` flags of a command that can keep printing new `what`. */
+export function followFlags(what: string): FlagSpecs {
+  return {
+    follow: { type: "boolean", short: "f", description: `keep printing new ${what} until Ctrl-C` },
+    interval: {
+      type: "integer",
+      value: "<ms>",
+      min: 100,
+      max: 60_000,
+      description: "how often --follow asks the server (default 1000)",
+    },
+  };
+}
+
+/** How long a `--follow` loop pauses between requests. */
+export function followInterval(args: ParsedArgs): number {
+  return flag.int(args, "interval") ?? 1000;
 }

@@ -4,7 +4,7 @@ import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { type EventCursor, eventsAfter } from "../follow";
 import { formatEvent } from "../format";
-import { followPoller } from "../poll";
+import { followFlags, followInterval, followPoller } from "../poll";
 
 export const eventsCommand: Command = {
   name: "events",
@@ -18,19 +18,12 @@ export const eventsCommand: Command = {
       max: 1000,
       description: "how many of the newest events to show first (default 20)",
     },
-    follow: { type: "boolean", short: "f", description: "keep printing new events until Ctrl-C" },
-    interval: {
-      type: "integer",
-      value: "<ms>",
-      min: 100,
-      max: 60_000,
-      description: "how often --follow asks the server (default 1000)",
-    },
+    ...followFlags("events"),
   },
   notes: ["With --json: one event per line (JSON Lines), also while following."],
   async run(ctx, args) {
     const limit = flag.int(args, "limit") ?? 20;
-    const interval = flag.int(args, "interval") ?? 1000;
+    const interval = followInterval(args);
     const api = ctx.api();
     // What was printed ends at the cursor; a later, wider window prints only what lies above it.
     let cursor: EventCursor = null;

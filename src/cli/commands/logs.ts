@@ -3,21 +3,14 @@ import { flag } from "../args";
 import { type Command, pause } from "../command";
 import { EXIT } from "../exit-codes";
 import { newLogLines } from "../follow";
-import { followPoller } from "../poll";
+import { followFlags, followInterval, followPoller } from "../poll";
 
 export const logsCommand: Command = {
   name: "logs",
   summary: "the last lines of the sandbox's log (--follow: keep printing new ones)",
   arity: { min: 0, max: 0 },
   flags: {
-    follow: { type: "boolean", short: "f", description: "keep printing new lines until Ctrl-C" },
-    interval: {
-      type: "integer",
-      value: "<ms>",
-      min: 100,
-      max: 60_000,
-      description: "how often --follow asks the server (default 1000)",
-    },
+    ...followFlags("lines"),
   },
   notes: [
     "Daemon lines are marked [daemon:out] / [daemon:err]. When the agent sleeps, the lines kept",
@@ -27,7 +20,7 @@ export const logsCommand: Command = {
   async run(ctx, args) {
     const api = ctx.api();
     const follow = flag.bool(args, "follow");
-    const interval = flag.int(args, "interval") ?? 1000;
+    const interval = followInterval(args);
     let last = await api.get("/api/sandbox/logs", logsSchema);
     if (ctx.json && !follow) {
       ctx.out(JSON.stringify(last));
