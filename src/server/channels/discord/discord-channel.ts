@@ -1,15 +1,14 @@
 import type { KeyObject } from "node:crypto";
 import { z } from "zod";
-import { parseJsonBody } from "../../body/json-body";
 import type { AttachmentMode } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
+import { readSignedJsonPost } from "../shared/signed-json-post";
 import { splitReply } from "../shared/split-reply";
 import {
   type AckOutcome,
   type Channel,
   type ChannelKv,
   type ChannelRequest,
-  ChannelRequestError,
   type ChannelResponse,
   ChannelSendError,
   type ChannelStatus,
@@ -60,16 +59,13 @@ export class DiscordChannel implements Channel {
   constructor(private readonly o: DiscordChannelOptions) {}
 
   async handle(req: ChannelRequest): Promise<Inbound> {
-    if (req.method !== "POST")
-      throw new ChannelRequestError(
-        405,
-        "method_not_allowed",
-        "Discord sends interactions with POST",
-      );
-    const check = verifyDiscordSignature(this.o.publicKey, req.headers, req.rawBody, req.now);
-    if (!check.ok)
-      throw new ChannelRequestError(401, "unauthorized", DISCORD_SIGNATURE_FAILURES[check.reason]);
-    const interaction = parseJsonBody(req.rawBody, interactionSchema, "a Discord interaction");
+    const interaction = readSignedJsonPost(req, {
+      hint: "Discord sends interactions with POST",
+      verify: (r) => verifyDiscordSignature(this.o.publicKey, r.headers, r.rawBody, r.now),
+      failures: DISCORD_SIGNATURE_FAILURES,
+      schema: interactionSchema,
+      shape: "a Discord interaction",
+    });
     const decision = interpretInteraction(interaction, {
       applicationId: this.o.applicationId,
       attachments: this.o.attachments,

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { signatureHeaders, VERIFY_FAILURE_MESSAGES, verify } from "../../../protocol/signing";
-import { parseJsonBody } from "../../body/json-body";
+import { readSignedJsonPost } from "../shared/signed-json-post";
 import {
   type AckOutcome,
   type Channel,
   type ChannelRequest,
-  ChannelRequestError,
   type ChannelResponse,
   ChannelSendError,
   type ChannelStatus,
@@ -46,12 +45,13 @@ export class GenericChannel implements Channel {
   constructor(private readonly o: GenericChannelOptions) {}
 
   async handle(req: ChannelRequest): Promise<Inbound> {
-    if (req.method !== "POST")
-      throw new ChannelRequestError(405, "method_not_allowed", "the generic webhook takes POST");
-    const check = verify(this.o.secret, req.headers, req.rawBody, req.now);
-    if (!check.ok)
-      throw new ChannelRequestError(401, "unauthorized", VERIFY_FAILURE_MESSAGES[check.reason]);
-    const body = parseJsonBody(req.rawBody, bodySchema, "{ id, conversation, text }");
+    const body = readSignedJsonPost(req, {
+      hint: "the generic webhook takes POST",
+      verify: (r) => verify(this.o.secret, r.headers, r.rawBody, r.now),
+      failures: VERIFY_FAILURE_MESSAGES,
+      schema: bodySchema,
+      shape: "{ id, conversation, text }",
+    });
     return { kind: "message", message: { ...body, meta: {} } };
   }
 

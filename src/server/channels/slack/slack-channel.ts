@@ -1,15 +1,14 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { parseJsonBody } from "../../body/json-body";
 import { type AttachmentMode, refusalText } from "../attachments";
 import { sendInParts } from "../shared/send-in-parts";
+import { readSignedJsonPost } from "../shared/signed-json-post";
 import { splitReply } from "../shared/split-reply";
 import {
   type AckOutcome,
   type Channel,
   type ChannelKv,
   type ChannelRequest,
-  ChannelRequestError,
   type ChannelResponse,
   ChannelSendError,
   type ChannelStatus,
@@ -63,15 +62,14 @@ export class SlackChannel implements Channel {
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {
-    if (req.method !== "POST")
-      throw new ChannelRequestError(405, "method_not_allowed", "Slack's Events API sends POST");
-    const check = verifySlackSignature(this.o.signingSecret, req.headers, req.rawBody, req.now);
-    if (!check.ok)
-      throw new ChannelRequestError(401, "unauthorized", SLACK_SIGNATURE_FAILURES[check.reason]);
-    const decision = interpretSlackPayload(
-      parseJsonBody(req.rawBody, z.unknown(), "a Slack Events API payload"),
-      this.o.attachments,
-    );
+    const payload = readSignedJsonPost(req, {
+      hint: "Slack's Events API sends POST",
+      verify: (r) => verifySlackSignature(this.o.signingSecret, r.headers, r.rawBody, r.now),
+      failures: SLACK_SIGNATURE_FAILURES,
+      schema: z.unknown(),
+      shape: "a Slack Events API payload",
+    });
+    const decision = interpretSlackPayload(payload, this.o.attachments);
     await this.recordSeen(req.now);
     switch (decision.kind) {
       case "challenge":

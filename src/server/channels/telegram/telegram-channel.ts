@@ -1,18 +1,18 @@
 import { refusalOf } from "../attachments";
 import { type ChatChannelOptions, typingIndicators } from "../shared/chat-channel-options";
+import { requirePost } from "../shared/signed-json-post";
 import { replyMetaOf, sendTextReply } from "../shared/text-reply";
 import type { WaitingIndicators } from "../shared/waiting-indicators";
-import {
-  type AckOutcome,
-  type Channel,
-  type ChannelRequest,
-  ChannelRequestError,
-  type ChannelResponse,
-  type ChannelStatus,
-  type Inbound,
-  type ReplyTarget,
-  type SendResult,
-  type WaitingIndicator,
+import type {
+  AckOutcome,
+  Channel,
+  ChannelRequest,
+  ChannelResponse,
+  ChannelStatus,
+  Inbound,
+  ReplyTarget,
+  SendResult,
+  WaitingIndicator,
 } from "../types";
 import { checkSecretToken } from "./secret-token";
 import { toSendError } from "./send-error";
@@ -56,8 +56,7 @@ export class TelegramChannel implements Channel {
   }
 
   async handle(req: ChannelRequest): Promise<Inbound> {
-    if (req.method !== "POST")
-      throw new ChannelRequestError(405, "method_not_allowed", "Telegram webhooks are POST");
+    requirePost(req, "Telegram webhooks are POST");
     checkSecretToken(req.headers, this.o.secretToken);
     const u = parseUpdate(req.rawBody, {
       attachments: this.o.attachments,
