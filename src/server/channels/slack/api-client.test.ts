@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendError } from "../../../../tests/support/platforms/send-error";
 import { type FakeSlack, startFakeSlack } from "../../../../tests/support/platforms/slack";
-import { ChannelSendError } from "../types";
 import { SlackApi } from "./api-client";
 
 const token = "xoxb-test-token-0001";
@@ -14,15 +14,6 @@ beforeAll(async () => {
   api = new SlackApi({ baseUrl: slack.apiBaseUrl, token });
 });
 afterAll(() => slack?.stop());
-
-async function sendError(p: Promise<unknown>): Promise<ChannelSendError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ChannelSendError);
-  return err as ChannelSendError;
-}
 
 describe("SlackApi against a Slack stand-in", () => {
   it("posts with the bot token as Bearer, JSON with charset, in the thread", async () => {

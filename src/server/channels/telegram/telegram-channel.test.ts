@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { channelDeps } from "../../../../tests/support/platforms/channel-deps";
+import { sendError } from "../../../../tests/support/platforms/send-error";
 import { type FakeTelegram, startFakeTelegram } from "../../../../tests/support/platforms/telegram";
 import type { Channel, ReplyTarget } from "../types";
-import { ChannelSendError } from "../types";
 import { telegramChannel } from ".";
 import { TelegramApi } from "./telegram-api";
 import { TelegramChannel } from "./telegram-channel";
@@ -25,15 +25,6 @@ const texts = (chatId: number) =>
     .filter((c) => c.params.chat_id === chatId)
     .map((c) => String(c.params.text));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function sendError(p: Promise<unknown>): Promise<ChannelSendError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ChannelSendError);
-  return err as ChannelSendError;
-}
 
 beforeAll(async () => {
   fake = await startFakeTelegram();

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { channelDeps } from "../../../../tests/support/platforms/channel-deps";
+import { sendError } from "../../../../tests/support/platforms/send-error";
 import {
   type FakeWhatsapp,
   messagesPayload,
@@ -7,7 +8,6 @@ import {
   textMessage,
 } from "../../../../tests/support/platforms/whatsapp";
 import type { Channel, ReplyTarget } from "../types";
-import { ChannelSendError } from "../types";
 import { whatsappChannel } from ".";
 import { GraphApi } from "./graph-api";
 import { hubSignature } from "./signature";
@@ -32,15 +32,6 @@ const bodiesTo = (to: string) =>
     .sentTexts()
     .filter((t) => t.to === to)
     .map((t) => t.body);
-
-async function sendError(p: Promise<unknown>): Promise<ChannelSendError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ChannelSendError);
-  return err as ChannelSendError;
-}
 
 beforeAll(async () => {
   fake = await startFakeWhatsapp();
