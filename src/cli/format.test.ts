@@ -53,16 +53,20 @@ describe("format", () => {
     ]);
   });
 
-  it("status: the first line answers when it sleeps", () => {
-    const lines = formatStatus(
+  /** The status lines of an agent awake a minute, kept awake for `reason` four minutes more. */
+  const awakeFor = (reason: "grace" | "delivery") =>
+    formatStatus(
       overview(
         { status: "running", since: NOW - 60_000, sandboxId: "sbx_1" },
         {
-          forecast: { reason: "grace", activeUntil: NOW + 240_000 },
+          forecast: { reason, activeUntil: NOW + 240_000 },
           heartbeat: { receivedAt: NOW - 3_000, daemonStatus: "running", daemonRestarts: 0 },
         },
       ),
     );
+
+  it("status: the first line answers when it sleeps", () => {
+    const lines = awakeFor("grace");
     expect(lines[0]).toBe(
       "running    awake since 13:19:00 (1 min) · sleeps in ~4 min (kept by grace)",
     );
@@ -71,15 +75,7 @@ describe("format", () => {
   });
 
   it("status: a long turn reads as answering a message, not as going to sleep", () => {
-    const lines = formatStatus(
-      overview(
-        { status: "running", since: NOW - 60_000, sandboxId: "sbx_1" },
-        {
-          forecast: { reason: "delivery", activeUntil: NOW + 240_000 },
-          heartbeat: { receivedAt: NOW - 3_000, daemonStatus: "running", daemonRestarts: 0 },
-        },
-      ),
-    );
+    const lines = awakeFor("delivery");
     expect(lines[0]).toBe("running    awake since 13:19:00 (1 min) · answering a message");
   });
 
