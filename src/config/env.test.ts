@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { problemsOf } from "../../tests/support/problems-of";
 import { EnvError, readEnv } from "./env";
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    readEnv(env, "/srv/app");
-  } catch (err) {
-    if (err instanceof EnvError) return err.problems;
-    throw err;
-  }
-  throw new Error("expected the environment to be rejected");
-}
+const problems = (env: Record<string, string>) =>
+  problemsOf(() => readEnv(env, "/srv/app"), EnvError);
 
 describe("readEnv", () => {
   it("defaults to sqlite, .clawrun and a loopback public URL on one machine", () => {

@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { problemsOf } from "../../tests/support/problems-of";
 import { EnvError, readEnv } from "./env";
 
 /** Every way a store's credentials reach a deployment (docs/deploy.md, "The store"). */
 
 const VERCEL = { VERCEL: "1", VERCEL_PROJECT_PRODUCTION_URL: "claw.vercel.app" };
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    readEnv(env, "/srv/app");
-  } catch (err) {
-    if (err instanceof EnvError) return err.problems;
-    throw err;
-  }
-  throw new Error("expected the environment to be rejected");
-}
+const problems = (env: Record<string, string>) =>
+  problemsOf(() => readEnv(env, "/srv/app"), EnvError);
 
 describe("store from the environment", () => {
   it("takes Upstash's own names", () => {

@@ -2,18 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { problemsOf } from "../../../tests/support/problems-of";
 import { ConfigError } from "../../config/load-config";
 import { loadClawrunConfig as loadConfig, parseConfigText as parseConfig } from "./config-schema";
 
-function problems(text: string): string[] {
-  try {
-    parseConfig(text);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error("expected the config to be rejected");
-}
+const problems = (text: string) => problemsOf(() => parseConfig(text), ConfigError);
 
 describe("clawrun.json defaults", () => {
   it("fills every default from the seeds for an empty file", () => {
