@@ -33,8 +33,14 @@ export class ApiClient {
     return this.operator("GET", path, schema).then((a) => a.body);
   }
 
-  post<T>(path: string, schema: z.ZodType<T>, body?: unknown): Promise<Answer<T>> {
-    return this.operator("POST", path, schema, body);
+  /** `answers`: error statuses whose body is still an answer of `schema` (e.g. 502 "the platform refused"). */
+  post<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+    answers: readonly number[] = [],
+  ): Promise<Answer<T>> {
+    return this.operator("POST", path, schema, body, answers);
   }
 
   delete<T>(path: string, schema: z.ZodType<T>): Promise<Answer<T>> {
@@ -61,6 +67,7 @@ export class ApiClient {
     path: string,
     schema: z.ZodType<T>,
     body?: unknown,
+    answers: readonly number[] = [],
   ): Promise<Answer<T>> {
     const secret = this.target.adminSecret;
     if (!secret) {
@@ -76,7 +83,7 @@ export class ApiClient {
       raw = JSON.stringify(body);
       headers["content-type"] = "application/json";
     }
-    return this.request(method, path, schema, headers, raw, this.timeoutMs);
+    return this.request(method, path, schema, headers, raw, this.timeoutMs, answers);
   }
 
   private async request<T>(
@@ -86,6 +93,7 @@ export class ApiClient {
     headers: Record<string, string>,
     raw: string | undefined,
     timeoutMs: number,
+    answers: readonly number[] = [],
   ): Promise<Answer<T>> {
     const where = `${this.target.url} (from ${this.target.urlSource})`;
     let res: Response;
@@ -130,7 +138,7 @@ export class ApiClient {
         error.success ? error.data.error.code : "unauthenticated",
       );
     }
-    if (res.status < 200 || res.status >= 300) {
+    if ((res.status < 200 || res.status >= 300) && !answers.includes(res.status)) {
       const error = apiErrorSchema.safeParse(json);
       if (error.success) {
         throw new CliError(EXIT.failure, error.data.error.message, error.data.error.code);

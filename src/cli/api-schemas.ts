@@ -128,3 +128,21 @@ export const configRowsSchema = z.looseObject({
   rows: z.array(z.looseObject({ key: z.string(), value: z.string(), source: z.string() })),
 });
 export type ConfigRowView = z.infer<typeof configRowsSchema>["rows"][number];
+
+/** GET /api/sandbox/channels (docs/api.md). */
+export const channelCardsSchema = z.looseObject({
+  channels: z.array(
+    z.looseObject({
+      name: z.string(),
+      missingEnv: z.array(z.string()),
+      webhookRegistered: z.boolean().nullable(),
+      webhookUrl: z.string(),
+      detail: z.string(),
+      canRegister: z.boolean(),
+    }),
+  ),
+});
+export type ChannelCardView = z.infer<typeof channelCardsSchema>["channels"][number];
+
+/** POST /api/sandbox/channels/{name}/register: 200 registered, 502 the platform refused. */
+export const registeredSchema = z.looseObject({ ok: z.boolean(), detail: z.string() });

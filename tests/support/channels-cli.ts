@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import type { ClawrunServer } from "./clawrun-server";
 
-/** Runs `clawrun channels <args>` (bin/clawrun.mjs, docs/cli.md) against a test server's deployment. */
+/** Runs `clawrun channels <args>` (bin/clawrun.mjs, docs/cli.md) against a test server's operator API. */
 export function channelsCli(
   server: ClawrunServer,
   args: string[],
@@ -10,9 +10,8 @@ export function channelsCli(
     execFile(
       process.execPath,
       ["bin/clawrun.mjs", "channels", ...args],
-      // The CLI must not start its own reconcile tick beside the server's.
       {
-        env: { ...process.env, ...server.env, NODE_ENV: "test", CLAWRUN_LOCAL_TICK: "0" },
+        env: { ...process.env, ...server.env, NODE_ENV: "test" },
         timeout: 60_000,
       },
       (err, stdout, stderr) => {

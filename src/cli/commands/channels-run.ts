@@ -1,92 +1,68 @@
-import type { AppContext } from "../../server/app-context";
-import type { Channel } from "../../server/channels/types";
-import { createAppContext } from "../../server/compose/context";
-import { createLogger } from "../../server/logger";
-import { startupProblems } from "../../server/setup/startup-check";
+import { type ChannelCardView, channelCardsSchema, registeredSchema } from "../api-schemas";
 import type { CommandContext } from "../command";
 import { CliError, EXIT, type ExitCode } from "../exit-codes";
 
 /**
- * Points the chat platforms at this deployment (Telegram setWebhook, Discord's /ask and
- * interactions URL, WhatsApp's app subscription) and asks them where they send messages.
- * It runs here with clawrun.json and the environment of the deployment (the platform
- * tokens are needed), like the server would; CLAWRUN_PUBLIC_URL must be the public URL.
+ * `channels register|status` through the deployment's operator API (docs/api.md), like every
+ * other command: the platform tokens stay with the deployment, which also knows its own public
+ * URL. Names are checked against the deployment's channels before anything is registered.
  */
 
-const PLATFORM_TIMEOUT_MS = 30_000;
-
-export function registerChannels(ctx: CommandContext, names: string[]): Promise<ExitCode> {
-  return withChannels(ctx, names, async (picked) => {
-    let failed = false;
-    const rows = [];
-    for (const channel of picked) {
-      if (!channel.register) {
-        rows.push({ name: channel.name, registered: null, detail: "nothing to register" });
-        if (!ctx.json) ctx.out(`${channel.name}: nothing to register`);
-        continue;
-      }
-      const r = await channel.register(AbortSignal.timeout(PLATFORM_TIMEOUT_MS));
-      failed ||= !r.ok;
-      rows.push({ name: channel.name, registered: r.ok, detail: r.detail });
-      if (!ctx.json)
-        ctx.out(`${channel.name}: ${r.ok ? "registered" : "NOT registered"}: ${r.detail}`);
+export async function registerChannels(ctx: CommandContext, names: string[]): Promise<ExitCode> {
+  const picked = await pickChannels(ctx, names);
+  let failed = false;
+  const rows = [];
+  for (const card of picked) {
+    if (!card.canRegister) {
+      rows.push({ name: card.name, registered: null, detail: "nothing to register" });
+      if (!ctx.json) ctx.out(`${card.name}: nothing to register`);
+      continue;
     }
-    if (ctx.json) ctx.out(JSON.stringify({ channels: rows }));
-    return failed ? EXIT.failure : EXIT.ok;
-  });
-}
-
-export function channelsStatus(ctx: CommandContext, names: string[]): Promise<ExitCode> {
-  return withChannels(ctx, names, async (picked) => {
-    const rows = [];
-    for (const channel of picked) {
-      const s = await channel.status(AbortSignal.timeout(PLATFORM_TIMEOUT_MS));
-      rows.push({ name: channel.name, ...s });
-      const state =
-        s.missingEnv.length > 0
-          ? `missing ${s.missingEnv.join(", ")}`
-          : s.webhookRegistered === null
-            ? "nothing to register"
-            : s.webhookRegistered
-              ? "webhook registered"
-              : "webhook NOT registered";
-      if (!ctx.json) ctx.out(`${channel.name}: ${state} (${s.webhookUrl}): ${s.detail}`);
-    }
-    if (ctx.json) ctx.out(JSON.stringify({ channels: rows }));
-    return EXIT.ok;
-  });
-}
-
-async function withChannels(
-  ctx: CommandContext,
-  names: string[],
-  work: (picked: Channel[]) => Promise<ExitCode>,
-): Promise<ExitCode> {
-  let app: AppContext;
-  try {
-    app = await createAppContext({
-      source: ctx.env,
-      cwd: ctx.cwd,
-      // Warnings go to stderr: stdout is the command's answer (--json stays parseable).
-      logger: createLogger({ level: "warn", destination: process.stderr }),
-    });
-  } catch (err) {
-    throw new CliError(EXIT.failure, startupProblems(err).join("\n"), "misconfigured");
-  }
-  try {
-    const unknown = names.filter((n) => !app.channels.has(n));
-    if (unknown.length > 0) {
-      throw new CliError(
-        EXIT.usage,
-        `not configured in clawrun.json: ${unknown.join(", ")} (configured: ${[...app.channels.keys()].join(", ") || "none"})`,
-        "unknown_channel",
+    const { body } = await ctx
+      .api()
+      .post(
+        `/api/sandbox/channels/${encodeURIComponent(card.name)}/register`,
+        registeredSchema,
+        undefined,
+        [502],
       );
-    }
-    const picked = [...app.channels.values()].filter(
-      (c) => names.length === 0 || names.includes(c.name),
-    );
-    return await work(picked);
-  } finally {
-    await app.close();
+    failed ||= !body.ok;
+    rows.push({ name: card.name, registered: body.ok, detail: body.detail });
+    if (!ctx.json)
+      ctx.out(`${card.name}: ${body.ok ? "registered" : "NOT registered"}: ${body.detail}`);
   }
+  if (ctx.json) ctx.out(JSON.stringify({ channels: rows }));
+  return failed ? EXIT.failure : EXIT.ok;
+}
+
+export async function channelsStatus(ctx: CommandContext, names: string[]): Promise<ExitCode> {
+  const picked = await pickChannels(ctx, names);
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ channels: picked }));
+    return EXIT.ok;
+  }
+  for (const c of picked) ctx.out(`${c.name}: ${channelState(c)} (${c.webhookUrl}): ${c.detail}`);
+  return EXIT.ok;
+}
+
+/** Pure: one channel's state in words. */
+export function channelState(c: ChannelCardView): string {
+  if (c.missingEnv.length > 0) return `missing ${c.missingEnv.join(", ")}`;
+  if (c.webhookRegistered === null) return "nothing to register";
+  return c.webhookRegistered ? "webhook registered" : "webhook NOT registered";
+}
+
+/** The deployment's channels named (all when none is), or exit 2 naming those it lacks. */
+async function pickChannels(ctx: CommandContext, names: string[]): Promise<ChannelCardView[]> {
+  const { channels } = await ctx.api().get("/api/sandbox/channels", channelCardsSchema);
+  const known = new Set(channels.map((c) => c.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new CliError(
+      EXIT.usage,
+      `not configured at ${ctx.api().url}: ${unknown.join(", ")} (configured: ${[...known].join(", ") || "none"})`,
+      "unknown_channel",
+    );
+  }
+  return channels.filter((c) => names.length === 0 || names.includes(c.name));
 }

@@ -1,14 +1,12 @@
 import type { Command } from "../command";
+import { channelsStatus, registerChannels } from "./channels-run";
 
-/**
- * `clawrun channels register|status`: what they do is in channels-run.ts, loaded on use
- * (it builds the whole server, which the other commands do not need).
- */
+/** `clawrun channels register|status`: what they do is in channels-run.ts. */
 
 const notes = [
-  "Runs on this machine with the deployment's clawrun.json and environment (platform tokens,",
-  "CLAWRUN_PUBLIC_URL = the public https URL the platforms can reach). No name: every channel.",
-  "Exit 1 when a platform refused; 2 for a channel not configured in clawrun.json.",
+  "Asks the deployment (CLAWRUN_URL, ADMIN_SECRET), which holds the platform tokens and knows",
+  "its public URL. No name: every channel. Exit 1 when a platform refused; 2 for a channel the",
+  "deployment does not have.",
 ];
 
 export const channelsRegisterCommand: Command = {
@@ -18,8 +16,7 @@ export const channelsRegisterCommand: Command = {
   arity: { min: 0, max: 20 },
   flags: {},
   notes,
-  run: async (ctx, args) =>
-    (await import("./channels-run")).registerChannels(ctx, args.positionals),
+  run: (ctx, args) => registerChannels(ctx, args.positionals),
 };
 
 export const channelsStatusCommand: Command = {
@@ -29,5 +26,5 @@ export const channelsStatusCommand: Command = {
   arity: { min: 0, max: 20 },
   flags: {},
   notes,
-  run: async (ctx, args) => (await import("./channels-run")).channelsStatus(ctx, args.positionals),
+  run: (ctx, args) => channelsStatus(ctx, args.positionals),
 };

@@ -90,7 +90,7 @@ describe("setupChecklist", () => {
       { id: "channel:telegram:env", fix: "set TELEGRAM_BOT_TOKEN" },
       {
         id: "channel:telegram:webhook",
-        fix: "run: npx clawrun channels register telegram (with this deployment's environment); the platform's answer is kept 60 s, so a registration shows here up to 60 s later",
+        fix: "run: npx clawrun channels register telegram (pointed at this deployment: CLAWRUN_URL, ADMIN_SECRET) or the Register webhook button; the platform's answer is kept 60 s, so a registration shows here up to 60 s later",
       },
       {
         id: "channel:slack:webhook",

@@ -133,7 +133,7 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
         fix:
           c.webhookRegistered === true
             ? null
-            : `run: npx clawrun channels register ${c.name} (with this deployment's environment); the platform's answer is kept ${SETUP_ANSWER_CACHE_MS / 1000} s, so a registration shows here up to ${SETUP_ANSWER_CACHE_MS / 1000} s later`,
+            : `run: npx clawrun channels register ${c.name} (pointed at this deployment: CLAWRUN_URL, ADMIN_SECRET) or the Register webhook button; the platform's answer is kept ${SETUP_ANSWER_CACHE_MS / 1000} s, so a registration shows here up to ${SETUP_ANSWER_CACHE_MS / 1000} s later`,
       });
     }
   }
