@@ -19,11 +19,13 @@ function view(dayMicros: number, monthMicros: number, raiseMicros = 0) {
       day: {
         totalMicros: dayMicros,
         raiseMicros,
+        reachedMicros: null,
         models: { "gpt-4o": spend(dayMicros, 3) },
         conversations: { "telegram:42": { costMicros: dayMicros, calls: 3 } },
       },
       month: {
         totalMicros: monthMicros,
+        reachedMicros: null,
         models: { "gpt-4o": spend(monthMicros - 1_000, 9), "gpt-4o-mini": spend(1_000, 1) },
         conversations: {
           "telegram:42": { costMicros: monthMicros - 1_000, calls: 9 },

@@ -230,6 +230,25 @@ describe("OpenAI shape", () => {
     expect(events.at(-1)).toMatchObject({ type: "model.budget_reached", period: "daily" });
   });
 
+  it("writes the cap-reached event once per period and cap, however many calls are refused", async () => {
+    events.length = 0;
+    const d = deps({ budget: { daily: 0.000_1, currency: "USD" } });
+    const big = call({ ...chat, max_tokens: 1_000 });
+    const refuse = async () => {
+      const res = await handleModelCall(big.clone(), d, "openai", "/chat/completions");
+      expect(res.status).toBe(429);
+    };
+    for (let i = 0; i < 5; i++) await refuse();
+    await Promise.all(Array.from({ length: 10 }, refuse));
+    const reached = () => events.filter((e) => e.type === "model.budget_reached");
+    expect(reached()).toEqual([expect.objectContaining({ period: "daily" })]);
+    // The operator raises today's cap: the next refusal is at a new cap, told once again.
+    await d.usage.raise("2026-12-02", 100);
+    for (let i = 0; i < 3; i++) await refuse();
+    expect(reached()).toHaveLength(2);
+    expect(reached()[1]?.message).toContain("$0.0002");
+  });
+
   it("lets 50 racing calls at the edge of the cap overshoot by at most one reservation", async () => {
     // Each call reserves ~ (bytes/4) × 0.15 + 50 × 0.6 micro-USD; the cap fits a handful.
     const d = deps({ budget: { daily: 0.000_2, currency: "USD" } });

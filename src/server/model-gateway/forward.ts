@@ -175,9 +175,12 @@ export async function handleModelCall(
       ? `this call (up to ${formatUsd(amount)}) would exceed the agent's budget`
       : capMessage(decision);
     if (!decision.allow) {
-      await deps
-        .notify({ type: "model.budget_reached", period: decision.period, message })
-        .catch(() => {});
+      // Once per period and cap value: the store marked it with the refusal (hold.reached).
+      if (hold.reached) {
+        await deps
+          .notify({ type: "model.budget_reached", period: hold.reached, message })
+          .catch(() => {});
+      }
       if (delivery) {
         const notice = { period: decision.period, text: message, now, resetsAt: decision.resetsAt };
         await deps.tellConversation(delivery, notice).catch((err: unknown) => {
