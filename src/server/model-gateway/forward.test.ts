@@ -509,6 +509,31 @@ describe("store down at settlement", () => {
     );
   });
 
+  it("raises the 80 % warning a settlement reaches when it is recorded late", async () => {
+    // What this exact call costs (the fake answers more tokens than max_tokens: 1 holds).
+    const small = { ...chat, max_tokens: 1 };
+    const probe = deps();
+    await (await handleModelCall(call(small), probe, "openai", "/chat/completions")).text();
+    const cost = (await probe.usage.read("2026-12-02", "2026-12")).day.totalMicros;
+    expect(cost).toBeGreaterThan(0);
+    // A cap of exactly that cost: the call's hold fits, its settlement reaches 80 % (and 100 %).
+    deps();
+    const f = faultyStore(store);
+    const d = deps({ budget: { daily: cost / 1e6, currency: "USD" } }, f.store);
+    events.length = 0;
+    f.failWrites((op) => op === "usage.settle");
+    expect((await handleModelCall(call(small), d, "openai", "/chat/completions")).status).toBe(200);
+    expect(d.backlog.size).toBe(1);
+    expect(events).toEqual([]);
+    // The store is back: the next call records it first, and the warning is raised then.
+    f.heal();
+    await handleModelCall(call(small), d, "openai", "/chat/completions");
+    expect(d.backlog.size).toBe(0);
+    expect(events.filter((e) => e.type === "model.budget_warning")).toEqual([
+      expect.objectContaining({ period: "daily", message: expect.stringContaining("80 %") }),
+    ]);
+  });
+
   it("a blip shorter than the retries loses nothing and refuses nothing", async () => {
     deps();
     const f = faultyStore(store);

@@ -214,15 +214,19 @@ export async function handleModelCall(
       warnMonthAt: limits.monthly === null ? null : Math.ceil(limits.monthly * WARN_AT),
     };
     // Retried: a blip must not lose a bill. The answer is the agent's either way; a bill that
-    // still cannot be written waits in this server's backlog, which refuses the next calls.
+    // still cannot be written waits in this server's backlog, which refuses the next calls
+    // and raises the warning when it is recorded.
     const warned = await settleWithRetries(deps.usage, settlement).catch((err: unknown) => {
-      deps.backlog.add(settlement);
+      deps.backlog.add(settlement, warn);
       deps.logError("model usage could not be recorded; refusing model calls until it is", {
         err: String(err),
         settlement,
       });
       return [];
     });
+    await warn(warned);
+  };
+  const warn = async (warned: CapPeriod[]) => {
     for (const period of warned) {
       const limit = period === "daily" ? limits.daily : limits.monthly;
       await deps
