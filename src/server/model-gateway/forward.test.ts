@@ -71,6 +71,7 @@ function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
     notify: async (e) => {
       events.push(e);
     },
+    afterResponse: (work) => work(),
     tellConversation: async (delivery, notice) => {
       await tellConversationOnce(s, delivery, notice);
     },
@@ -186,6 +187,64 @@ describe("OpenAI shape", () => {
     const cost = Math.ceil(body.usage.prompt_tokens * 0.15 + body.usage.completion_tokens * 0.6);
     expect(usage.day.totalMicros).toBe(cost);
     expect(usage.month.totalMicros).toBe(cost);
+  });
+
+  it("answers before the bill is written, then writes it", async () => {
+    let pending: (() => Promise<void>) | null = null;
+    const d = deps({
+      afterResponse: (work) => {
+        pending = work;
+        return Promise.resolve();
+      },
+    });
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(200);
+    // Answered with the hold still counted and the call not yet billed.
+    const before = await d.usage.read("2026-12-02", "2026-12");
+    expect(before.day.models).toEqual({});
+    expect(before.day.totalMicros).toBeGreaterThan(0);
+    if (!pending) throw new Error("nothing was left for after the response");
+    await (pending as () => Promise<void>)();
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.models["gpt-4o-mini"]?.calls).toBe(1);
+  });
+
+  it("forwards the agent's bytes as they came when nothing in the body changes", async () => {
+    const got: Buffer[] = [];
+    const raw = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on("data", (c: Buffer) => parts.push(c));
+      req.on("end", () => {
+        got.push(Buffer.concat(parts));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            model: "gpt-4o-mini",
+            choices: [],
+            usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    try {
+      const port = (raw.address() as AddressInfo).port;
+      const d = deps({
+        upstream: {
+          kind: "openai-compatible",
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          apiKey: REAL_KEY,
+        },
+      });
+      // Spacing, key order and escapes a re-serialisation would not keep.
+      const text =
+        '{ "messages": [{"role":"user","content":"h\u00e9"}],\n  "model":"gpt-4o-mini" }';
+      const res = await handleModelCall(call(text), d, "openai", "/chat/completions");
+      expect(res.status).toBe(200);
+      expect(got[0]?.toString("utf8")).toBe(text);
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
+    }
   });
 
   it("streams through, asks for the usage chunk, and bills it", async () => {

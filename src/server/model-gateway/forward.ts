@@ -41,6 +41,12 @@ export interface GatewayDeps {
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
   notify(event: GatewayEvent): Promise<void>;
+  /**
+   * Runs work that must not hold up the agent's answer (a settlement) once the response is
+   * sent; what it returns is awaited by the handler. On the server: Next's after(), resolved
+   * at once. Elsewhere (tests, scripts): the work itself, so it is done when the call is.
+   */
+  afterResponse(work: () => Promise<void>): Promise<void>;
   /** Tells the conversation a call was refused for the cap, once per conversation and period. */
   tellConversation(delivery: OpenDelivery, notice: CapNotice): Promise<void>;
   logError(message: string, details: Record<string, unknown>): void;
@@ -101,13 +107,13 @@ export async function handleModelCall(
       `this agent's model provider (${deps.upstream.kind}) does not serve ${path}`,
     );
   }
-  const raw = await request.text();
-  const bytes = Buffer.byteLength(raw);
+  const raw = Buffer.from(await request.arrayBuffer());
+  const bytes = raw.length;
   if (bytes > MAX_REQUEST_BYTES)
     return refuse(shape, "bad_request", `request body over ${MAX_REQUEST_BYTES} bytes`);
   let body: Record<string, unknown>;
   try {
-    const parsed: unknown = JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw.toString("utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
     body = parsed as Record<string, unknown>;
   } catch {
@@ -127,13 +133,19 @@ export async function handleModelCall(
     );
   }
   const streamed = body.stream === true;
+  // The agent's bytes go on as they came (re-serialising a large context costs milliseconds),
+  // unless the body must change.
+  let forwarded: Buffer | string = raw;
   // Ask OpenAI-shaped streams for their usage chunk: without it a stream could not be billed.
   if (streamed && shape === "openai" && path === "/chat/completions") {
     const opts =
       typeof body.stream_options === "object" && body.stream_options !== null
-        ? body.stream_options
+        ? (body.stream_options as Record<string, unknown>)
         : {};
-    body.stream_options = { ...opts, include_usage: true };
+    if (opts.include_usage !== true) {
+      body.stream_options = { ...opts, include_usage: true };
+      forwarded = JSON.stringify(body);
+    }
   }
 
   const now = deps.clock();
@@ -249,7 +261,7 @@ export async function handleModelCall(
   try {
     upstream = await deps.fetchUpstream(target.url, {
       headers: target.headers,
-      body: JSON.stringify(body),
+      body: forwarded,
       signal: abort.signal,
     });
   } catch (err) {
@@ -289,7 +301,11 @@ export async function handleModelCall(
       parsed = JSON.parse(text);
     } catch {}
     const answered = (parsed as { model?: unknown } | null)?.model;
-    await settle(usageFromBody(shape, parsed), typeof answered === "string" ? answered : null);
+    // The answer goes out first; its bill is written right after (a store round trip less
+    // on the agent's wait). The hold counts against the caps until then.
+    await deps.afterResponse(() =>
+      settle(usageFromBody(shape, parsed), typeof answered === "string" ? answered : null),
+    );
     return new Response(text, { status: upstream.status, headers });
   }
 
