@@ -179,6 +179,8 @@ describe("OpenAI shape", () => {
     expect(body.choices[0].message.content).toBeTruthy();
     const sent = openai.requests.at(-1);
     expect(sent?.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
+    // Not gzipped again by the framework (docs/model-gateway.md, "Speed").
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     const usage = await d.usage.read("2026-12-02", "2026-12");
     const m = usage.day.models["gpt-4o-mini"];
     expect(m?.calls).toBe(1);
@@ -256,6 +258,7 @@ describe("OpenAI shape", () => {
       "/chat/completions",
     );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     const text = await res.text();
     expect(text).toContain("data: [DONE]");
     expect(

@@ -59,6 +59,14 @@ export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 const PASSED_BACK =
   /^(content-type|retry-after|retry-after-ms|x-request-id|request-id|x-ratelimit-.*|anthropic-ratelimit-.*|openai-processing-ms)$/i;
 
+/**
+ * On every answer: `next start` would otherwise gzip each response, a 300-byte JSON answer and
+ * every SSE chunk included (a zlib stream per call, flushed per chunk, then inflated by the
+ * agent): CPU on both ends for next to no bytes. The compression middleware skips
+ * `no-transform`; on Vercel the platform compresses instead of Next.
+ */
+const NO_TRANSFORM = { "cache-control": "no-store, no-transform" } as const;
+
 function refuse(
   shape: ApiShape,
   kind: RefusalKind,
@@ -283,7 +291,7 @@ export async function handleModelCall(
   }
   clearTimeout(timer);
 
-  const headers = new Headers();
+  const headers = new Headers(NO_TRANSFORM);
   upstream.headers.forEach((value, name) => {
     if (PASSED_BACK.test(name)) headers.set(name, value);
   });
