@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIFECYCLE } from "../src/config/constants";
+import { monthCostOf } from "../src/server/dashboard/month-cost";
 import { gatewayDepsOf } from "../src/server/http/gateway-from-context";
 import { modelCredential } from "../src/server/model-gateway/credential";
 import { handleModelCall } from "../src/server/model-gateway/forward";
@@ -28,6 +29,7 @@ type Step =
   | "message stored (webhook)"
   | "message delivered (agent awake)"
   | "model call (gateway)"
+  | "dashboard cost card refresh"
   | "sleep (snapshot + stop)"
   | "wake from a snapshot"
   | "tick while asleep"
@@ -110,6 +112,8 @@ async function measure(adapter: "sqlite" | "redis", model: FakeOpenAI, redisUrl?
     };
     await modelCall(); // warm-up
     costs.set("model call (gateway)", await costOf(counter, modelCall));
+    // What an open dashboard's cost card reads at each refresh (spend, caps, reached or not).
+    costs.set("dashboard cost card refresh", await costOf(counter, () => monthCostOf(ctx)));
     costs.set(
       "sleep (snapshot + stop)",
       await costOf(counter, async () =>

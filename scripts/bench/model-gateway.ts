@@ -2,7 +2,10 @@
  * Gateway overhead: the same local model server (tests/support/fake-openai) called directly
  * and through ClawRun's /api/model/v1 on the real production server, interleaved in one run so
  * both see the same machine load. Non-streamed: p50/p90 of the whole call. Streamed: p50 of
- * time to the first byte of the body (first SSE chunk). Needs `npm run build` (or a test run).
+ * time to the first byte of the body (first SSE chunk). A third row is the anchor for the
+ * framework's own cost: a bare Next route that answers at once (GET /api/health?live=1) against
+ * a bare GET to the model server, so what the gateway adds beyond Next's per-request cost shows.
+ * Needs `npm run build` (or a test run).
  */
 
 import { startClawrun } from "../../tests/support/clawrun-server";
@@ -45,6 +48,15 @@ async function timed(url: string, auth: string, stream: boolean): Promise<number
   return ttft;
 }
 
+/** A GET answered at once (the anchor row): whole call. */
+async function timedGet(url: string, auth: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${auth}` } });
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  await res.text();
+  return performance.now() - t0;
+}
+
 async function main() {
   ensureNextBuild();
   const model = await startFakeOpenAI({ apiKey: KEY, models: ["gpt-4o-mini"] });
@@ -85,8 +97,19 @@ async function main() {
       await timed(model.baseUrl, KEY, false);
       await timed(gw, cred, false);
       await timed(gw, cred, true);
+      await timedGet(`${model.baseUrl}/models`, KEY);
+      await timedGet(`${server.url}/api/health?live=1`, "");
     }
     const rows: [string, number[], number[]][] = [];
+    {
+      const direct: number[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < N; i++) {
+        direct.push(await timedGet(`${model.baseUrl}/models`, KEY));
+        bare.push(await timedGet(`${server.url}/api/health?live=1`, ""));
+      }
+      rows.push(["anchor: bare Next route vs bare GET to the model server", direct, bare]);
+    }
     for (const stream of [false, true]) {
       const direct: number[] = [];
       const via: number[] = [];
@@ -101,10 +124,13 @@ async function main() {
       ]);
     }
     console.log(
-      `store: sqlite; ${N} calls per row, interleaved; load ${(await import("node:os")).loadavg()[0]?.toFixed(1)}`,
+      `store: sqlite; ${N} calls per row, interleaved; load ${(await import("node:os"))
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}`,
     );
     console.log(
-      "| call | direct p50 ms | gateway p50 ms | added p50 ms | direct p90 | gateway p90 |",
+      "| call | direct p50 ms | via ClawRun p50 ms | added p50 ms | direct p90 | via ClawRun p90 |",
     );
     console.log("| --- | --- | --- | --- | --- | --- |");
     for (const [name, d, v] of rows) {

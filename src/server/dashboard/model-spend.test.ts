@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { LifecycleEvent } from "../domain/events";
 import { usageView } from "../model-gateway/usage-view";
 import { capReached, formatModelUsd, modelSpendCard } from "./model-spend";
 
@@ -13,17 +12,24 @@ const spend = (costMicros: number, calls: number) => ({
 });
 const budget = { daily: 2, monthly: 20, currency: "USD" as const };
 
-function view(dayMicros: number, monthMicros: number, raiseMicros = 0) {
+function view(
+  dayMicros: number,
+  monthMicros: number,
+  raiseMicros = 0,
+  reached: { day?: number; month?: number } = {},
+) {
   return usageView(
     {
       day: {
         totalMicros: dayMicros,
         raiseMicros,
+        reachedMicros: reached.day ?? null,
         models: { "gpt-4o": spend(dayMicros, 3) },
         conversations: { "telegram:42": { costMicros: dayMicros, calls: 3 } },
       },
       month: {
         totalMicros: monthMicros,
+        reachedMicros: reached.month ?? null,
         models: { "gpt-4o": spend(monthMicros - 1_000, 9), "gpt-4o-mini": spend(1_000, 1) },
         conversations: {
           "telegram:42": { costMicros: monthMicros - 1_000, calls: 9 },
@@ -36,19 +42,6 @@ function view(dayMicros: number, monthMicros: number, raiseMicros = 0) {
   );
 }
 
-let ids = 0;
-function event(at: string, type: string, period?: string): LifecycleEvent {
-  return {
-    id: String(++ids),
-    at: Date.parse(at),
-    type,
-    level: "info",
-    sandboxId: null,
-    message: "",
-    details: period ? { period } : {},
-  };
-}
-
 describe("formatModelUsd", () => {
   it.each([
     [0, "$0.00"],
@@ -58,45 +51,27 @@ describe("formatModelUsd", () => {
   ])("%s → %s", (usd, text) => expect(formatModelUsd(usd)).toBe(text));
 });
 
-describe("capReached (events newest first)", () => {
-  const v = view(1_000_000, 5_000_000);
+describe("capReached (the store's mark of the cap a refusal hit)", () => {
   it.each([
-    ["no events", [], null],
-    ["refused today", [event("2026-12-02T10:00:00Z", "model.budget-reached", "daily")], "daily"],
+    ["no refusal", 0, {}, null],
+    ["refused today at today's cap", 0, { day: 2_000_000 }, "daily"],
     [
-      "refused, then raised",
-      [
-        event("2026-12-02T11:00:00Z", "model.budget-raised"),
-        event("2026-12-02T10:00:00Z", "model.budget-reached", "daily"),
-      ],
+      "refused, then raised (the cap is no longer the one refused at)",
+      1_000_000,
+      { day: 2_000_000 },
       null,
     ],
-    [
-      "raised, then refused again",
-      [
-        event("2026-12-02T11:30:00Z", "model.budget-reached", "daily"),
-        event("2026-12-02T11:00:00Z", "model.budget-raised"),
-      ],
-      "daily",
-    ],
-    ["refused yesterday", [event("2026-12-01T23:00:00Z", "model.budget-reached", "daily")], null],
-    [
-      "the month's cap, even after a raise of today's",
-      [
-        event("2026-12-02T11:00:00Z", "model.budget-raised"),
-        event("2026-12-01T09:00:00Z", "model.budget-reached", "monthly"),
-      ],
-      "monthly",
-    ],
-    ["last month's", [event("2026-11-30T09:00:00Z", "model.budget-reached", "monthly")], null],
-  ] as const)("%s → %s", (_name, events, expected) => {
-    expect(capReached(events, v)).toBe(expected);
+    ["raised, then refused again at the new cap", 1_000_000, { day: 3_000_000 }, "daily"],
+    ["the month's cap, even after a raise of today's", 1_000_000, { month: 20_000_000 }, "monthly"],
+    ["a mark at another cap (the budget was changed since)", 0, { month: 10_000_000 }, null],
+  ] as const)("%s → %s", (_name, raise, reached, expected) => {
+    expect(capReached(view(1_000_000, 5_000_000, raise, reached))).toBe(expected);
   });
 });
 
 describe("modelSpendCard", () => {
   it("shows spend against the caps, per conversation and per model, with no banner below 80 %", () => {
-    const card = modelSpendCard(view(1_000_000, 5_000_000), []);
+    const card = modelSpendCard(view(1_000_000, 5_000_000));
     expect(card.today).toBe("$1.00 of $2.00 (50 %)");
     expect(card.month).toBe("$5.00 of $20.00 (25 %)");
     expect(card.banner).toBeNull();
@@ -112,7 +87,7 @@ describe("modelSpendCard", () => {
   });
 
   it("warns at 80 % of a cap", () => {
-    const card = modelSpendCard(view(1_700_000, 5_000_000), []);
+    const card = modelSpendCard(view(1_700_000, 5_000_000));
     expect(card.banner).toEqual({
       kind: "warning",
       text: "Model spend is at $1.70, over 80 % of today's budget of $2.00.",
@@ -120,18 +95,18 @@ describe("modelSpendCard", () => {
   });
 
   it("says a different thing once a cap refused calls, and when it resets", () => {
-    const hit = [event("2026-12-02T11:00:00Z", "model.budget-reached", "daily")];
-    expect(modelSpendCard(view(1_990_000, 5_000_000), hit).banner).toEqual({
+    const hit = view(1_990_000, 5_000_000, 0, { day: 2_000_000 });
+    expect(modelSpendCard(hit).banner).toEqual({
       kind: "reached",
       text: "The daily model budget of $2.00 is reached: the agent's model calls are refused until 00:00 UTC.",
     });
-    const month = [event("2026-12-02T11:00:00Z", "model.budget-reached", "monthly")];
-    expect(modelSpendCard(view(0, 19_990_000), month).banner?.text).toBe(
+    const month = view(0, 19_990_000, 0, { month: 20_000_000 });
+    expect(modelSpendCard(month).banner?.text).toBe(
       "The monthly model budget of $20.00 is reached: the agent's model calls are refused until 2027-01-01 00:00 UTC.",
     );
   });
 
   it("offers to raise today's cap by the configured daily cap, whatever was raised already", () => {
-    expect(modelSpendCard(view(2_000_000, 5_000_000, 2_000_000), []).raiseStepUsd).toBe(2);
+    expect(modelSpendCard(view(2_000_000, 5_000_000, 2_000_000)).raiseStepUsd).toBe(2);
   });
 });

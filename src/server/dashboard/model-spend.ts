@@ -1,4 +1,3 @@
-import type { LifecycleEvent } from "../domain/events";
 import type { UsageView } from "../model-gateway/usage-view";
 
 /** Model spend as the cost card shows it: every figure already in words. */
@@ -33,34 +32,15 @@ function periodLine(p: UsageView["today"] | UsageView["month"]): string {
   return `${formatModelUsd(p.spentUsd)} of ${formatModelUsd(p.capUsd)} (${pct} %)`;
 }
 
-/**
- * Pure: whether a cap refused calls in the current period: the newest budget event of the
- * period is a refusal, not a later raise of today's cap (a raise does not lift the month's).
- * Events are newest first, as the log lists them.
- */
-export function capReached(
-  events: readonly LifecycleEvent[],
-  view: Pick<UsageView, "today" | "month">,
-): "daily" | "monthly" | null {
-  const dayStart = Date.parse(`${view.today.day}T00:00:00Z`);
-  const monthStart = Date.parse(`${view.month.month}-01T00:00:00Z`);
-  let daily: boolean | null = null;
-  let monthly = false;
-  for (const e of events) {
-    if (e.at < monthStart) break;
-    if (e.type === "model.budget-reached" && e.details.period === "monthly") monthly = true;
-    if (daily === null && e.at >= dayStart) {
-      if (e.type === "model.budget-raised") daily = false;
-      if (e.type === "model.budget-reached" && e.details.period === "daily") daily = true;
-    }
-  }
-  if (monthly && view.month.capUsd !== null) return "monthly";
-  return daily && view.today.capUsd !== null ? "daily" : null;
+/** Pure: the cap refusing calls now (the month's first: a raise of today's does not lift it). */
+export function capReached(view: Pick<UsageView, "today" | "month">): "daily" | "monthly" | null {
+  if (view.month.reached) return "monthly";
+  return view.today.reached ? "daily" : null;
 }
 
-/** Pure: the card's model section from the usage view and the recent events. */
-export function modelSpendCard(view: UsageView, events: readonly LifecycleEvent[]): ModelSpendCard {
-  const reached = capReached(events, view);
+/** Pure: the card's model section from the usage view. */
+export function modelSpendCard(view: UsageView): ModelSpendCard {
+  const reached = capReached(view);
   let banner: ModelSpendCard["banner"] = null;
   if (reached) {
     const p = reached === "daily" ? view.today : view.month;

@@ -4,17 +4,14 @@ import { findProvider } from "../providers";
 import { type CostSummary, monthCost, monthStartUtc } from "./cost";
 import { type ModelSpendCard, modelSpendCard } from "./model-spend";
 
-/** Enough of the event log to find this period's last refusal or raise among other events. */
-const EVENTS_READ = 200;
-
-/** The cost card's model section: spend, caps, and whether a cap is refusing calls now. */
+/**
+ * The cost card's model section: spend, caps, and whether a cap is refusing calls now, all
+ * from the usage counters (the refusal's mark is kept with them, not looked up in the events).
+ */
 async function modelCardOf(ctx: AppContext, now: number): Promise<ModelSpendCard | null> {
-  const [view, events] = await Promise.all([
-    readUsageView(ctx.store.usage, ctx.config.config.modelGateway.budget, now),
-    ctx.store.events.list(EVENTS_READ),
-  ]);
+  const view = await readUsageView(ctx.store.usage, ctx.config.config.modelGateway.budget, now);
   if (ctx.modelGateway.upstream === null && view.month.spentUsd === 0) return null;
-  return modelSpendCard(view, events);
+  return modelSpendCard(view);
 }
 
 /** Gathers the facts for monthCost (awake intervals, snapshot sizes) and prices them. */

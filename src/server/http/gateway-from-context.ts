@@ -1,3 +1,4 @@
+import { after } from "next/server";
 import type { AppContext } from "../app-context";
 import { tellConversationOnce } from "../model-gateway/cap-notice";
 import type { GatewayDeps } from "../model-gateway/forward";
@@ -35,6 +36,14 @@ export function gatewayDepsOf(ctx: AppContext, upstream: Upstream): GatewayDeps 
         message: event.message,
         details: { period: event.period },
       });
+    },
+    afterResponse: (work) => {
+      try {
+        after(work);
+        return Promise.resolve();
+      } catch {
+        return work(); // not inside a request (a script, a test): just do it
+      }
     },
     tellConversation: async (delivery, notice) => {
       await tellConversationOnce(ctx.store, delivery, notice);

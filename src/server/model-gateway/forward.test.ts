@@ -71,6 +71,7 @@ function deps(overrides: Partial<GatewayDeps> = {}, on?: Store): GatewayDeps {
     notify: async (e) => {
       events.push(e);
     },
+    afterResponse: (work) => work(),
     tellConversation: async (delivery, notice) => {
       await tellConversationOnce(s, delivery, notice);
     },
@@ -178,6 +179,8 @@ describe("OpenAI shape", () => {
     expect(body.choices[0].message.content).toBeTruthy();
     const sent = openai.requests.at(-1);
     expect(sent?.headers.authorization).toBe(`Bearer ${REAL_KEY}`);
+    // Not gzipped again by the framework (docs/model-gateway.md, "Speed").
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     const usage = await d.usage.read("2026-12-02", "2026-12");
     const m = usage.day.models["gpt-4o-mini"];
     expect(m?.calls).toBe(1);
@@ -186,6 +189,64 @@ describe("OpenAI shape", () => {
     const cost = Math.ceil(body.usage.prompt_tokens * 0.15 + body.usage.completion_tokens * 0.6);
     expect(usage.day.totalMicros).toBe(cost);
     expect(usage.month.totalMicros).toBe(cost);
+  });
+
+  it("answers before the bill is written, then writes it", async () => {
+    let pending: (() => Promise<void>) | null = null;
+    const d = deps({
+      afterResponse: (work) => {
+        pending = work;
+        return Promise.resolve();
+      },
+    });
+    const res = await handleModelCall(call(chat), d, "openai", "/chat/completions");
+    expect(res.status).toBe(200);
+    // Answered with the hold still counted and the call not yet billed.
+    const before = await d.usage.read("2026-12-02", "2026-12");
+    expect(before.day.models).toEqual({});
+    expect(before.day.totalMicros).toBeGreaterThan(0);
+    if (!pending) throw new Error("nothing was left for after the response");
+    await (pending as () => Promise<void>)();
+    expect((await d.usage.read("2026-12-02", "2026-12")).day.models["gpt-4o-mini"]?.calls).toBe(1);
+  });
+
+  it("forwards the agent's bytes as they came when nothing in the body changes", async () => {
+    const got: Buffer[] = [];
+    const raw = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on("data", (c: Buffer) => parts.push(c));
+      req.on("end", () => {
+        got.push(Buffer.concat(parts));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            model: "gpt-4o-mini",
+            choices: [],
+            usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    try {
+      const port = (raw.address() as AddressInfo).port;
+      const d = deps({
+        upstream: {
+          kind: "openai-compatible",
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          apiKey: REAL_KEY,
+        },
+      });
+      // Spacing, key order and escapes a re-serialisation would not keep.
+      const text =
+        '{ "messages": [{"role":"user","content":"h\u00e9"}],\n  "model":"gpt-4o-mini" }';
+      const res = await handleModelCall(call(text), d, "openai", "/chat/completions");
+      expect(res.status).toBe(200);
+      expect(got[0]?.toString("utf8")).toBe(text);
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
+    }
   });
 
   it("streams through, asks for the usage chunk, and bills it", async () => {
@@ -197,6 +258,7 @@ describe("OpenAI shape", () => {
       "/chat/completions",
     );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     const text = await res.text();
     expect(text).toContain("data: [DONE]");
     expect(
@@ -228,6 +290,25 @@ describe("OpenAI shape", () => {
       },
     });
     expect(events.at(-1)).toMatchObject({ type: "model.budget_reached", period: "daily" });
+  });
+
+  it("writes the cap-reached event once per period and cap, however many calls are refused", async () => {
+    events.length = 0;
+    const d = deps({ budget: { daily: 0.000_1, currency: "USD" } });
+    const big = call({ ...chat, max_tokens: 1_000 });
+    const refuse = async () => {
+      const res = await handleModelCall(big.clone(), d, "openai", "/chat/completions");
+      expect(res.status).toBe(429);
+    };
+    for (let i = 0; i < 5; i++) await refuse();
+    await Promise.all(Array.from({ length: 10 }, refuse));
+    const reached = () => events.filter((e) => e.type === "model.budget_reached");
+    expect(reached()).toEqual([expect.objectContaining({ period: "daily" })]);
+    // The operator raises today's cap: the next refusal is at a new cap, told once again.
+    await d.usage.raise("2026-12-02", 100);
+    for (let i = 0; i < 3; i++) await refuse();
+    expect(reached()).toHaveLength(2);
+    expect(reached()[1]?.message).toContain("$0.0002");
   });
 
   it("lets 50 racing calls at the edge of the cap overshoot by at most one reservation", async () => {
@@ -488,6 +569,31 @@ describe("store down at settlement", () => {
     expect(usage.day.models["gpt-4o-mini"]?.inputTokens).toBe(
       answer.usage.prompt_tokens + (await next.json()).usage.prompt_tokens,
     );
+  });
+
+  it("raises the 80 % warning a settlement reaches when it is recorded late", async () => {
+    // What this exact call costs (the fake answers more tokens than max_tokens: 1 holds).
+    const small = { ...chat, max_tokens: 1 };
+    const probe = deps();
+    await (await handleModelCall(call(small), probe, "openai", "/chat/completions")).text();
+    const cost = (await probe.usage.read("2026-12-02", "2026-12")).day.totalMicros;
+    expect(cost).toBeGreaterThan(0);
+    // A cap of exactly that cost: the call's hold fits, its settlement reaches 80 % (and 100 %).
+    deps();
+    const f = faultyStore(store);
+    const d = deps({ budget: { daily: cost / 1e6, currency: "USD" } }, f.store);
+    events.length = 0;
+    f.failWrites((op) => op === "usage.settle");
+    expect((await handleModelCall(call(small), d, "openai", "/chat/completions")).status).toBe(200);
+    expect(d.backlog.size).toBe(1);
+    expect(events).toEqual([]);
+    // The store is back: the next call records it first, and the warning is raised then.
+    f.heal();
+    await handleModelCall(call(small), d, "openai", "/chat/completions");
+    expect(d.backlog.size).toBe(0);
+    expect(events.filter((e) => e.type === "model.budget_warning")).toEqual([
+      expect.objectContaining({ period: "daily", message: expect.stringContaining("80 %") }),
+    ]);
   });
 
   it("a blip shorter than the retries loses nothing and refuses nothing", async () => {

@@ -41,6 +41,12 @@ export interface GatewayDeps {
   /** How long the upstream may take to start answering. */
   timeoutMs: number;
   notify(event: GatewayEvent): Promise<void>;
+  /**
+   * Runs work that must not hold up the agent's answer (a settlement) once the response is
+   * sent; what it returns is awaited by the handler. On the server: Next's after(), resolved
+   * at once. Elsewhere (tests, scripts): the work itself, so it is done when the call is.
+   */
+  afterResponse(work: () => Promise<void>): Promise<void>;
   /** Tells the conversation a call was refused for the cap, once per conversation and period. */
   tellConversation(delivery: OpenDelivery, notice: CapNotice): Promise<void>;
   logError(message: string, details: Record<string, unknown>): void;
@@ -52,6 +58,14 @@ export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** Upstream response headers an agent's client uses to pace itself. */
 const PASSED_BACK =
   /^(content-type|retry-after|retry-after-ms|x-request-id|request-id|x-ratelimit-.*|anthropic-ratelimit-.*|openai-processing-ms)$/i;
+
+/**
+ * On every answer: `next start` would otherwise gzip each response, a 300-byte JSON answer and
+ * every SSE chunk included (a zlib stream per call, flushed per chunk, then inflated by the
+ * agent): CPU on both ends for next to no bytes. The compression middleware skips
+ * `no-transform`; on Vercel the platform compresses instead of Next.
+ */
+const NO_TRANSFORM = { "cache-control": "no-store, no-transform" } as const;
 
 function refuse(
   shape: ApiShape,
@@ -101,13 +115,13 @@ export async function handleModelCall(
       `this agent's model provider (${deps.upstream.kind}) does not serve ${path}`,
     );
   }
-  const raw = await request.text();
-  const bytes = Buffer.byteLength(raw);
+  const raw = Buffer.from(await request.arrayBuffer());
+  const bytes = raw.length;
   if (bytes > MAX_REQUEST_BYTES)
     return refuse(shape, "bad_request", `request body over ${MAX_REQUEST_BYTES} bytes`);
   let body: Record<string, unknown>;
   try {
-    const parsed: unknown = JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw.toString("utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error();
     body = parsed as Record<string, unknown>;
   } catch {
@@ -127,13 +141,19 @@ export async function handleModelCall(
     );
   }
   const streamed = body.stream === true;
+  // The agent's bytes go on as they came (re-serialising a large context costs milliseconds),
+  // unless the body must change.
+  let forwarded: Buffer | string = raw;
   // Ask OpenAI-shaped streams for their usage chunk: without it a stream could not be billed.
   if (streamed && shape === "openai" && path === "/chat/completions") {
     const opts =
       typeof body.stream_options === "object" && body.stream_options !== null
-        ? body.stream_options
+        ? (body.stream_options as Record<string, unknown>)
         : {};
-    body.stream_options = { ...opts, include_usage: true };
+    if (opts.include_usage !== true) {
+      body.stream_options = { ...opts, include_usage: true };
+      forwarded = JSON.stringify(body);
+    }
   }
 
   const now = deps.clock();
@@ -175,9 +195,12 @@ export async function handleModelCall(
       ? `this call (up to ${formatUsd(amount)}) would exceed the agent's budget`
       : capMessage(decision);
     if (!decision.allow) {
-      await deps
-        .notify({ type: "model.budget_reached", period: decision.period, message })
-        .catch(() => {});
+      // Once per period and cap value: the store marked it with the refusal (hold.reached).
+      if (hold.reached) {
+        await deps
+          .notify({ type: "model.budget_reached", period: hold.reached, message })
+          .catch(() => {});
+      }
       if (delivery) {
         const notice = { period: decision.period, text: message, now, resetsAt: decision.resetsAt };
         await deps.tellConversation(delivery, notice).catch((err: unknown) => {
@@ -211,15 +234,19 @@ export async function handleModelCall(
       warnMonthAt: limits.monthly === null ? null : Math.ceil(limits.monthly * WARN_AT),
     };
     // Retried: a blip must not lose a bill. The answer is the agent's either way; a bill that
-    // still cannot be written waits in this server's backlog, which refuses the next calls.
+    // still cannot be written waits in this server's backlog, which refuses the next calls
+    // and raises the warning when it is recorded.
     const warned = await settleWithRetries(deps.usage, settlement).catch((err: unknown) => {
-      deps.backlog.add(settlement);
+      deps.backlog.add(settlement, warn);
       deps.logError("model usage could not be recorded; refusing model calls until it is", {
         err: String(err),
         settlement,
       });
       return [];
     });
+    await warn(warned);
+  };
+  const warn = async (warned: CapPeriod[]) => {
     for (const period of warned) {
       const limit = period === "daily" ? limits.daily : limits.monthly;
       await deps
@@ -242,7 +269,7 @@ export async function handleModelCall(
   try {
     upstream = await deps.fetchUpstream(target.url, {
       headers: target.headers,
-      body: JSON.stringify(body),
+      body: forwarded,
       signal: abort.signal,
     });
   } catch (err) {
@@ -264,7 +291,7 @@ export async function handleModelCall(
   }
   clearTimeout(timer);
 
-  const headers = new Headers();
+  const headers = new Headers(NO_TRANSFORM);
   upstream.headers.forEach((value, name) => {
     if (PASSED_BACK.test(name)) headers.set(name, value);
   });
@@ -282,7 +309,11 @@ export async function handleModelCall(
       parsed = JSON.parse(text);
     } catch {}
     const answered = (parsed as { model?: unknown } | null)?.model;
-    await settle(usageFromBody(shape, parsed), typeof answered === "string" ? answered : null);
+    // The answer goes out first; its bill is written right after (a store round trip less
+    // on the agent's wait). The hold counts against the caps until then.
+    await deps.afterResponse(() =>
+      settle(usageFromBody(shape, parsed), typeof answered === "string" ? answered : null),
+    );
     return new Response(text, { status: upstream.status, headers });
   }
 

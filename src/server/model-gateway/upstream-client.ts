@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 /** Sends one request to the model server and answers like fetch (status, headers, a body stream). */
 export type UpstreamFetch = (
   url: string,
-  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+  init: { headers: Record<string, string>; body: string | Uint8Array; signal: AbortSignal },
 ) => Promise<Response>;
 
 /** Idle connections kept per upstream host; an agent rarely has more calls in flight. */

@@ -16,6 +16,7 @@ describe("usageView", () => {
     day: {
       totalMicros: 1_700_000,
       raiseMicros: 0,
+      reachedMicros: null,
       models: { a: spend(1_000_000, 2), b: spend(700_000, 1) },
       conversations: {
         "telegram:42": { costMicros: 1_200_000, calls: 2 },
@@ -24,6 +25,7 @@ describe("usageView", () => {
     },
     month: {
       totalMicros: 5_000_000,
+      reachedMicros: null,
       models: { a: spend(4_000_000, 9), b: spend(1_000_000, 3) },
       conversations: {
         "slack:C1:1700.1": { costMicros: 4_500_000, calls: 11 },

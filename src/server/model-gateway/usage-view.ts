@@ -17,6 +17,8 @@ interface PeriodView {
   capUsd: number | null;
   /** At or past 80 % of the cap. */
   warning: boolean;
+  /** A call was refused at the current cap (a raise of today's cap clears it until the next). */
+  reached: boolean;
   resetsAt: string;
   models: {
     model: string;
@@ -64,6 +66,8 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
       })
       .sort((a, b) => b.costUsd - a.costUsd);
   const warn = (spent: number, cap: number | null) => cap !== null && spent >= cap * WARN_AT;
+  // The store marks the cap a refusal hit; it is this period's state while the cap is unchanged.
+  const reached = (mark: number | null, cap: number | null) => cap !== null && mark === cap;
   return {
     currency: "USD",
     priceTableDate: PRICE_TABLE_DATE,
@@ -73,6 +77,7 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
       capUsd: limits.daily === null ? null : usd(limits.daily),
       raisedUsd: usd(totals.day.raiseMicros),
       warning: warn(totals.day.totalMicros, limits.daily),
+      reached: reached(totals.day.reachedMicros, limits.daily),
       resetsAt: new Date(nextUtcDay(now)).toISOString(),
       models: models(totals.day.models),
       conversations: conversations(totals.day.conversations),
@@ -82,6 +87,7 @@ export function usageView(totals: UsageTotals, budget: Budget | undefined, now: 
       spentUsd: usd(totals.month.totalMicros),
       capUsd: limits.monthly === null ? null : usd(limits.monthly),
       warning: warn(totals.month.totalMicros, limits.monthly),
+      reached: reached(totals.month.reachedMicros, limits.monthly),
       resetsAt: new Date(nextUtcMonth(now)).toISOString(),
       models: models(totals.month.models),
       conversations: conversations(totals.month.conversations),

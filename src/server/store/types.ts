@@ -157,10 +157,17 @@ export interface UsageStore {
   /**
    * In one atomic step: holds `amount` in both periods unless that would take the day past
    * `dayLimit` + today's raise or the month past `monthLimit` (null: no limit). Returns the
-   * totals before the hold and today's raise, whether it held or not.
+   * totals before the hold and today's raise, whether it held or not. A refusal marks its
+   * period reached at the cap it hit (today's raise included), in the same step.
    */
   reserve(r: UsageReservation): Promise<{
     held: boolean;
+    /**
+     * The period this refusal was the first to mark reached at its current cap; null when held
+     * or already marked. So "cap reached" is told once per period and cap value (a raise is a
+     * new value), however many calls are refused, on however many servers.
+     */
+    reached: "daily" | "monthly" | null;
     dayMicros: number;
     monthMicros: number;
     raiseMicros: number;
@@ -221,12 +228,15 @@ export interface UsageTotals {
   day: {
     totalMicros: number;
     raiseMicros: number;
+    /** The cap (micro-USD, today's raise included) a refusal last marked reached; null: none. */
+    reachedMicros: number | null;
     models: Record<string, ModelSpend>;
     /** Keyed by conversation ("" : calls made while no single delivery was open). */
     conversations: Record<string, ConversationSpend>;
   };
   month: {
     totalMicros: number;
+    reachedMicros: number | null;
     models: Record<string, ModelSpend>;
     conversations: Record<string, ConversationSpend>;
   };

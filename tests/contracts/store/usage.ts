@@ -11,8 +11,8 @@ export function usageContract(ctx: ContractContext): void {
     it("starts empty", async () => {
       const { store } = ctx.open("usage-empty");
       expect(await store.usage.read(DAY, MONTH)).toEqual({
-        day: { totalMicros: 0, raiseMicros: 0, models: {}, conversations: {} },
-        month: { totalMicros: 0, models: {}, conversations: {} },
+        day: { totalMicros: 0, raiseMicros: 0, reachedMicros: null, models: {}, conversations: {} },
+        month: { totalMicros: 0, reachedMicros: null, models: {}, conversations: {} },
       });
     });
 
@@ -20,6 +20,7 @@ export function usageContract(ctx: ContractContext): void {
       const { store } = ctx.open("usage-settle");
       expect(await store.usage.reserve(USAGE_CALL)).toEqual({
         held: true,
+        reached: null,
         dayMicros: 0,
         monthMicros: 0,
         raiseMicros: 0,
@@ -40,10 +41,16 @@ export function usageContract(ctx: ContractContext): void {
         day: {
           totalMicros: 40,
           raiseMicros: 0,
+          reachedMicros: null,
           models: { "gpt-4o": spend },
           conversations: unattributed,
         },
-        month: { totalMicros: 40, models: { "gpt-4o": spend }, conversations: unattributed },
+        month: {
+          totalMicros: 40,
+          reachedMicros: null,
+          models: { "gpt-4o": spend },
+          conversations: unattributed,
+        },
       });
       // Another day of the same month adds to the month only.
       await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03" });
@@ -59,8 +66,8 @@ export function usageContract(ctx: ContractContext): void {
       await store.usage.reserve(USAGE_CALL);
       await store.usage.settle(usageSettlement({ cost: 0, model: null }));
       expect(await store.usage.read(DAY, MONTH)).toEqual({
-        day: { totalMicros: 0, raiseMicros: 0, models: {}, conversations: {} },
-        month: { totalMicros: 0, models: {}, conversations: {} },
+        day: { totalMicros: 0, raiseMicros: 0, reachedMicros: null, models: {}, conversations: {} },
+        month: { totalMicros: 0, reachedMicros: null, models: {}, conversations: {} },
       });
     });
 
@@ -69,6 +76,7 @@ export function usageContract(ctx: ContractContext): void {
       expect((await store.usage.reserve({ ...USAGE_CALL, amount: 950 })).held).toBe(true);
       expect(await store.usage.reserve(USAGE_CALL)).toEqual({
         held: false,
+        reached: "daily",
         dayMicros: 950,
         monthMicros: 950,
         raiseMicros: 0,
@@ -85,6 +93,29 @@ export function usageContract(ctx: ContractContext): void {
       expect(
         (await store.usage.reserve({ ...USAGE_CALL, day: "2026-12-03", amount: 1_001 })).held,
       ).toBe(false);
+    });
+
+    it("marks a period reached once per cap value, by the first refusal at it", async () => {
+      const { store, instance } = ctx.open("usage-reached");
+      const other = ctx.reopen(instance);
+      expect((await store.usage.reserve({ ...USAGE_CALL, amount: 950 })).reached).toBeNull();
+      // Racing refusals on two servers: exactly one marks it.
+      const refused = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).usage.reserve(USAGE_CALL)),
+      );
+      expect(refused.every((r) => !r.held)).toBe(true);
+      expect(refused.map((r) => r.reached).filter(Boolean)).toEqual(["daily"]);
+      expect((await store.usage.read(DAY, MONTH)).day.reachedMicros).toBe(1_000);
+      // A raise is a new cap: the first refusal past it marks it again, once.
+      await store.usage.raise(DAY, 100);
+      expect((await store.usage.reserve({ ...USAGE_CALL, amount: 200 })).reached).toBe("daily");
+      expect((await store.usage.reserve({ ...USAGE_CALL, amount: 200 })).reached).toBeNull();
+      expect((await store.usage.read(DAY, MONTH)).day.reachedMicros).toBe(1_100);
+      // The month's cap is marked on the month.
+      const month = { ...USAGE_CALL, dayLimit: null, monthLimit: 1_000, amount: 100 };
+      expect((await store.usage.reserve(month)).reached).toBe("monthly");
+      expect((await store.usage.reserve(month)).reached).toBeNull();
+      expect((await store.usage.read(DAY, MONTH)).month.reachedMicros).toBe(1_000);
     });
 
     it("refuses a hold past the monthly cap; null limits never refuse", async () => {
@@ -131,6 +162,7 @@ export function usageContract(ctx: ContractContext): void {
       expect((await b.usage.read(DAY, MONTH)).day).toEqual({
         totalMicros: 0,
         raiseMicros: 0,
+        reachedMicros: null,
         models: {},
         conversations: {},
       });

@@ -219,8 +219,9 @@ return out
  * the running one) in the same trip.
  * KEYS: day, month, delivering, state. ARGV: amount, dayLimit (-1: none), monthLimit (-1: none),
  * dayTtlMs, monthTtlMs, now.
- * → {held 0|1, dayTotal, monthTotal, raise, {open delivery json...}, {stateVersion, stateValue}}
- * (totals before the hold).
+ * → {held 0|1, dayTotal, monthTotal, raise, {open delivery json...}, {stateVersion, stateValue},
+ * reached 0|1 day|2 month} (totals before the hold). A refusal marks the period whose cap it hit
+ * reached at that cap (field `reached`); `reached` is non-zero only for the first to mark it.
  */
 export const USAGE_RESERVE = `
 local st = redis.call('HMGET', KEYS[4], 'version', 'value')
@@ -241,14 +242,21 @@ local d = redis.call('HMGET', KEYS[1], 'total', 'raise')
 local day = tonumber(d[1] or '0')
 local raise = tonumber(d[2] or '0')
 local month = tonumber(redis.call('HGET', KEYS[2], 'total') or '0')
-if (dayLimit >= 0 and day + amount > dayLimit + raise) or (monthLimit >= 0 and month + amount > monthLimit) then
-  return {0, day, month, raise, open, st}
+local overDay = dayLimit >= 0 and day + amount > dayLimit + raise
+if overDay or (monthLimit >= 0 and month + amount > monthLimit) then
+  local key, cap, ttl, which = KEYS[2], monthLimit, ARGV[5], 2
+  if overDay then key, cap, ttl, which = KEYS[1], dayLimit + raise, ARGV[4], 1 end
+  if tonumber(redis.call('HGET', key, 'reached') or '-1') == cap then which = 0 else
+    redis.call('HSET', key, 'reached', string.format('%d', cap))
+    redis.call('PEXPIRE', key, ttl)
+  end
+  return {0, day, month, raise, open, st, which}
 end
 redis.call('HINCRBY', KEYS[1], 'total', amount)
 redis.call('HINCRBY', KEYS[2], 'total', amount)
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
-return {1, day, month, raise, open, st}
+return {1, day, month, raise, open, st, 0}
 `;
 
 /**

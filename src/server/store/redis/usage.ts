@@ -54,7 +54,7 @@ export class RedisUsage implements UsageStore {
       ]),
     );
     const text = z.string().nullable();
-    const [held, day, month, raise, marks, [version, value]] = parseReply(
+    const [held, day, month, raise, marks, [version, value], reached] = parseReply(
       z.tuple([
         z.number(),
         z.number(),
@@ -62,6 +62,7 @@ export class RedisUsage implements UsageStore {
         z.number(),
         z.array(z.string()),
         z.tuple([text, text]),
+        z.number(),
       ]),
       raw,
       "usage.reserve",
@@ -72,6 +73,7 @@ export class RedisUsage implements UsageStore {
     );
     return {
       held: held === 1,
+      reached: reached === 1 ? ("daily" as const) : reached === 2 ? ("monthly" as const) : null,
       dayMicros: day,
       monthMicros: month,
       raiseMicros: raise,
@@ -125,11 +127,13 @@ export class RedisUsage implements UsageStore {
       day: {
         totalMicros: dh.get("total") ?? 0,
         raiseMicros: dh.get("raise") ?? 0,
+        reachedMicros: dh.get("reached") ?? null,
         models: models(dh),
         conversations: conversations(dh),
       },
       month: {
         totalMicros: mh.get("total") ?? 0,
+        reachedMicros: mh.get("reached") ?? null,
         models: models(mh),
         conversations: conversations(mh),
       },

@@ -178,6 +178,10 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (instance, id)
   ) STRICT;
   `,
+  `
+  -- The cap (micro-USD) a refused call last marked reached in the period; -1: none.
+  ALTER TABLE usage_periods ADD COLUMN reached INTEGER NOT NULL DEFAULT -1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,7 @@ interface PeriodRow {
   total: number;
   raise: number;
   warned: number;
+  reached: number;
 }
 
 /** Model spend in two small tables; each operation is one IMMEDIATE transaction. */
@@ -28,10 +29,11 @@ export class SqliteUsage implements UsageStore {
   private period(period: string): PeriodRow {
     const row = this.ctx
       .sql(
-        `SELECT total, raised AS raise, warned FROM usage_periods WHERE instance = ? AND period = ?`,
+        `SELECT total, raised AS raise, warned, reached FROM usage_periods
+         WHERE instance = ? AND period = ?`,
       )
       .get(this.ctx.instance, period) as PeriodRow | undefined;
-    return row ?? { total: 0, raise: 0, warned: 0 };
+    return row ?? { total: 0, raise: 0, warned: 0, reached: -1 };
   }
 
   private add(period: string, micros: number): number {
@@ -60,13 +62,25 @@ export class SqliteUsage implements UsageStore {
           open,
           state,
         };
-        const over =
-          (r.dayLimit !== null && day.total + r.amount > r.dayLimit + day.raise) ||
-          (r.monthLimit !== null && month.total + r.amount > r.monthLimit);
-        if (over) return { held: false, ...before };
+        const overDay = r.dayLimit !== null && day.total + r.amount > r.dayLimit + day.raise;
+        const overMonth = r.monthLimit !== null && month.total + r.amount > r.monthLimit;
+        if (overDay || overMonth) {
+          // The daily cap is reported first, as the gateway's message does.
+          const [period, row, cap, name] = overDay
+            ? ([DAY(r.day), day, (r.dayLimit as number) + day.raise, "daily"] as const)
+            : ([MONTH(r.month), month, r.monthLimit as number, "monthly"] as const);
+          if (row.reached === cap) return { held: false, reached: null, ...before };
+          ctx
+            .sql(
+              `INSERT INTO usage_periods (instance, period, reached) VALUES (?, ?, ?)
+               ON CONFLICT (instance, period) DO UPDATE SET reached = excluded.reached`,
+            )
+            .run(ctx.instance, period, cap);
+          return { held: false, reached: name, ...before };
+        }
         this.add(DAY(r.day), r.amount);
         this.add(MONTH(r.month), r.amount);
-        return { held: true, ...before };
+        return { held: true, reached: null, ...before };
       }),
     );
   }
@@ -197,11 +211,13 @@ export class SqliteUsage implements UsageStore {
         day: {
           totalMicros: d.total,
           raiseMicros: d.raise,
+          reachedMicros: d.reached < 0 ? null : d.reached,
           models: models(DAY(day)),
           conversations: conversations(DAY(day)),
         },
         month: {
           totalMicros: m.total,
+          reachedMicros: m.reached < 0 ? null : m.reached,
           models: models(MONTH(month)),
           conversations: conversations(MONTH(month)),
         },
