@@ -4,10 +4,10 @@
  * bundle is (re)built from src/ when missing or older than the sources, so a fresh
  * `npm ci` works and an edit is never run stale; without src/ the shipped bundle runs.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { buildCli, CLI_BUNDLE } from "./build-cli.mjs";
+import { buildCli, CLI_BUNDLE, CLI_INPUTS } from "./build-cli.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = join(root, CLI_BUNDLE);
@@ -36,8 +36,29 @@ function newestSource(dir) {
   return newest;
 }
 
+/**
+ * The newest of the files the bundle was built from (build/cli/inputs.json); a missing one
+ * counts as changed. Without that list (a bundle from before it existed), all of src/.
+ */
+function newestInput() {
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(join(root, CLI_INPUTS), "utf8"));
+  } catch {
+    return Math.max(newestSource(join(root, "src")), mtime(join(root, "package.json")) ?? 0);
+  }
+  let newest = 0;
+  for (const input of inputs) newest = Math.max(newest, mtime(join(root, input)) ?? Infinity);
+  return newest;
+}
+
 const built = mtime(bundle);
-const sources = Math.max(newestSource(join(root, "src")), mtime(join(root, "package.json")) ?? 0);
+// Only a checkout (src/ present) rebuilds (also when the way it is built changed); an
+// installed package runs what it shipped.
+const sources =
+  mtime(join(root, "src")) === null
+    ? 0
+    : Math.max(newestInput(), mtime(join(root, "bin", "build-cli.mjs")) ?? 0);
 try {
   if (built === null || sources > built) await buildCli(root);
 } catch (err) {

@@ -5,10 +5,12 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -82,6 +84,21 @@ describe("bin/clawrun.mjs", () => {
     expect(rebuilt).toBeGreaterThan(1_000_000_000);
     expect((await launch(root, ["--version"])).code).toBe(0);
     expect(statSync(bundleOf(root)).mtimeMs).toBe(rebuilt);
+  });
+
+  it("checks the files the bundle was built from (build/cli/inputs.json): one gone is a change", async () => {
+    const inputsFile = join(root, "build", "cli", "inputs.json");
+    const inputs = JSON.parse(readFileSync(inputsFile, "utf8")) as string[];
+    // (Relative to the checkout; this one's src and node_modules are links, so via their targets.)
+    const listed = (path: string) => inputs.some((i) => i.endsWith(path));
+    expect(listed("src/cli/main.ts")).toBe(true);
+    expect(listed("node_modules/zod/package.json")).toBe(true); // bundled, so checked too
+    expect(inputs.some((i) => i.includes("src/sidecar/"))).toBe(false); // not part of the CLI
+    writeFileSync(inputsFile, JSON.stringify([...inputs, "src/cli/moved-away.ts"]));
+    const before = statSync(bundleOf(root)).mtimeMs;
+    expect((await launch(root, ["--version"])).code).toBe(0);
+    expect(statSync(bundleOf(root)).mtimeMs).toBeGreaterThan(before);
+    expect(JSON.parse(readFileSync(inputsFile, "utf8"))).toEqual(inputs);
   });
 
   it("without esbuild: says what to do when there is no bundle, runs a stale one with a warning", async () => {

@@ -22,7 +22,9 @@ interface EventJson {
 }
 
 it("a missing snapshot reads failed — snapshot missing, is not retried, and start fresh delivers the queued message", async () => {
-  server = await startClawrun({ timings: { heartbeatIntervalMs: 1000 } });
+  // Failed starts would be retried 1 s, then 2 s after each failure (the shipped base is 5 s):
+  // the wait below spans two retry periods instead of waiting out the shipped one.
+  server = await startClawrun({ timings: { heartbeatIntervalMs: 1000, failedRetryBaseMs: 1000 } });
   const env = {
     CLAWRUN_URL: server.url,
     ADMIN_SECRET: server.secrets.admin,
@@ -71,7 +73,7 @@ it("a missing snapshot reads failed — snapshot missing, is not retried, and st
       .filter((e) => e.type === "status.failed").length;
   };
   const before = await failures();
-  await new Promise((r) => setTimeout(r, 12_000));
+  await new Promise((r) => setTimeout(r, 3_500));
   expect(await failures()).toBe(before);
 
   const fresh = await run("wake", "--fresh", "--wait");
