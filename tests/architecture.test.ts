@@ -158,23 +158,26 @@ describe("architecture (docs/architecture.md)", () => {
       for (const [file, deps] of graph) {
         if (!file.startsWith(dir)) continue;
         expect(
-          deps.packages.filter((p) => !p.startsWith("node:") && p !== "zod"),
+          deps.packages.filter((p) => !p.startsWith("node:")),
           file,
         ).toEqual([]);
       }
     }
   });
 
-  it("keeps the sidecar lean: everything it imports, src/protocol included, uses Node built-ins only (no zod: docs/sidecar.md, Memory)", () => {
+  it("keeps the in-sandbox programs lean: everything they import, src/protocol included, uses Node built-ins only (no zod: docs/sidecar.md, Memory and Start-up order)", () => {
     const reached = new Set<string>();
     const visit = (file: string): void => {
       if (reached.has(file)) return;
       reached.add(file);
       for (const next of graph.get(file)?.files ?? []) visit(next);
     };
-    for (const file of graph.keys()) if (file.startsWith("src/sidecar/")) visit(file);
+    const inSandbox = ["src/sidecar/", "src/agent-echo/"];
+    for (const file of graph.keys()) if (inSandbox.some((d) => file.startsWith(d))) visit(file);
     expect(
-      [...reached].filter((f) => !f.startsWith("src/sidecar/") && !f.startsWith("src/protocol/")),
+      [...reached].filter(
+        (f) => !inSandbox.some((d) => f.startsWith(d)) && !f.startsWith("src/protocol/"),
+      ),
     ).toEqual([]);
     const heavy = [...reached].flatMap((file) =>
       (graph.get(file)?.packages ?? [])
