@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { BUNDLES } from "../src/server/bundles";
 
 /**
  * The house rules of docs/architecture.md, checked on the import graph of every source file
@@ -185,6 +187,23 @@ describe("architecture (docs/architecture.md)", () => {
         .map((p) => `${file} → ${p}`),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it("bundles the programs that boot during every wake (sidecar, echo daemon, local watchdog) without any package: start-up time is on the wake's critical path", async () => {
+    for (const b of Object.values(BUNDLES)) {
+      const out = await build({
+        entryPoints: [b.entry],
+        bundle: true,
+        platform: "node",
+        target: "node20",
+        format: "cjs",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
+      const packages = Object.keys(out.metafile.inputs).filter((f) => f.includes("node_modules"));
+      expect(packages, b.entry).toEqual([]);
+    }
   });
 
   it("places every source file in a room of the declared floors", () => {
