@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { BUNDLES } from "../src/server/bundles";
 
 /**
  * The house rules of docs/architecture.md, checked on the import graph of every source file
@@ -158,23 +160,26 @@ describe("architecture (docs/architecture.md)", () => {
       for (const [file, deps] of graph) {
         if (!file.startsWith(dir)) continue;
         expect(
-          deps.packages.filter((p) => !p.startsWith("node:") && p !== "zod"),
+          deps.packages.filter((p) => !p.startsWith("node:")),
           file,
         ).toEqual([]);
       }
     }
   });
 
-  it("keeps the sidecar lean: everything it imports, src/protocol included, uses Node built-ins only (no zod: docs/sidecar.md, Memory)", () => {
+  it("keeps the in-sandbox programs lean: everything they import, src/protocol included, uses Node built-ins only (no zod: docs/sidecar.md, Memory and Start-up order)", () => {
     const reached = new Set<string>();
     const visit = (file: string): void => {
       if (reached.has(file)) return;
       reached.add(file);
       for (const next of graph.get(file)?.files ?? []) visit(next);
     };
-    for (const file of graph.keys()) if (file.startsWith("src/sidecar/")) visit(file);
+    const inSandbox = ["src/sidecar/", "src/agent-echo/"];
+    for (const file of graph.keys()) if (inSandbox.some((d) => file.startsWith(d))) visit(file);
     expect(
-      [...reached].filter((f) => !f.startsWith("src/sidecar/") && !f.startsWith("src/protocol/")),
+      [...reached].filter(
+        (f) => !inSandbox.some((d) => f.startsWith(d)) && !f.startsWith("src/protocol/"),
+      ),
     ).toEqual([]);
     const heavy = [...reached].flatMap((file) =>
       (graph.get(file)?.packages ?? [])
@@ -182,6 +187,23 @@ describe("architecture (docs/architecture.md)", () => {
         .map((p) => `${file} → ${p}`),
     );
     expect(heavy).toEqual([]);
+  });
+
+  it("bundles the programs that boot during every wake (sidecar, echo daemon, local watchdog) without any package: start-up time is on the wake's critical path", async () => {
+    for (const b of Object.values(BUNDLES)) {
+      const out = await build({
+        entryPoints: [b.entry],
+        bundle: true,
+        platform: "node",
+        target: "node20",
+        format: "cjs",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
+      const packages = Object.keys(out.metafile.inputs).filter((f) => f.includes("node_modules"));
+      expect(packages, b.entry).toEqual([]);
+    }
   });
 
   it("places every source file in a room of the declared floors", () => {

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { agentCronReportSchema, agentMessageSchema } from "../protocol/agent-message";
+import { parseAgentCronReport, parseAgentMessage } from "../protocol/agent-message";
 import { resolveListenPort, SANDBOX_PORTS } from "../protocol/constants";
 import { ConversationLog } from "./conversation-log";
 
@@ -40,10 +40,9 @@ async function handleMessage(req: IncomingMessage, res: ServerResponse): Promise
   } catch {
     return send(res, 400, { error: "expected a JSON body { id, conversation, text }" });
   }
-  const parsed = agentMessageSchema.safeParse(json);
-  if (!parsed.success)
-    return send(res, 400, { error: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
-  const { id, conversation, text } = parsed.data;
+  const parsed = parseAgentMessage(json);
+  if (!parsed.ok) return send(res, 400, { error: parsed.error });
+  const { id, conversation, text } = parsed.value;
   const { count, duplicate } = await log.append(conversation, id, text, Date.now());
   const reply = `echo: ${text} (message #${count} in "${conversation}"; ClawRun's reference echo agent, no AI involved)`;
   send(res, 200, { reply, count, conversation, duplicate });
@@ -57,10 +56,12 @@ async function handleCron(res: ServerResponse): Promise<void> {
   } catch {
     return send(res, 200, { jobs: [] });
   }
-  const parsed = agentCronReportSchema.safeParse(JSON.parse(text));
-  if (!parsed.success)
-    return send(res, 500, { error: "cron.json: expected { jobs: [{ name, schedule, message }] }" });
-  send(res, 200, parsed.data);
+  const parsed = parseAgentCronReport(JSON.parse(text));
+  if (!parsed.ok)
+    return send(res, 500, {
+      error: `cron.json: expected { jobs: [{ name, schedule, message }] } (${parsed.error})`,
+    });
+  send(res, 200, parsed.value);
 }
 
 const server = createServer((req, res) => {

@@ -21,6 +21,13 @@ export const DOOR_ROUTES = {
   gatewayRpc: "/gateway-rpc",
 } as const;
 
+/**
+ * `GET /health?wait=<ms>`: while the daemon is starting, the door holds the answer until its
+ * status changes or `wait` ms pass, so a start is seen the moment it happens without polling
+ * (docs/sidecar.md, "The door"). At most this long; a door that ignores it answers at once.
+ */
+export const DOOR_MAX_HEALTH_WAIT_MS = 5_000;
+
 /** The daemon binds this host only: nothing outside the sandbox reaches it except through the door. */
 export const DAEMON_HOST = "127.0.0.1";
 

@@ -8,8 +8,9 @@ import { startTestDoor, TEST_DOOR_SECRET, type TestDoor } from "../../tests/supp
 import { freePort } from "../../tests/support/free-port";
 import { DELIVERY_ID_HEADER, DOOR_ERROR_HEADER, DOOR_REPLAYED_HEADER } from "../protocol/door";
 import { doorSignatureHeaders } from "../protocol/signing";
+import { ChangeSignal } from "./change-signal";
 import { forwardableHeaders } from "./daemon-proxy";
-import { parseTail } from "./door-server";
+import { parseHealthWait, parseTail } from "./door-server";
 import { OpenDeliveries } from "./open-deliveries";
 import { ReplyJournal } from "./reply-journal";
 
@@ -334,6 +335,49 @@ describe("health, logs and other routes", () => {
     const missing = await d.client.request("/nope");
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+
+  it("GET /health?wait= holds the answer while the daemon starts, and only then", async () => {
+    let status: "starting" | "running" = "starting";
+    const change = new ChangeSignal();
+    const health = () => ({
+      ok: status === "running",
+      daemon: { status, pid: 1, restarts: 0 },
+      heartbeat: { lastTick: null, lastSuccess: null },
+      uptime: 0,
+    });
+    const d = await door((await daemon()).url, {
+      health,
+      healthChanged: (ms) => change.wait(ms),
+    });
+    // Without wait: at once, starting.
+    expect(await d.client.health()).toMatchObject({ daemon: { status: "starting" } });
+    // Held to its end when nothing changes.
+    let t0 = Date.now();
+    expect(await d.client.health(undefined, 120)).toMatchObject({ daemon: { status: "starting" } });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+    // Answered when the status changes.
+    t0 = Date.now();
+    const held = d.client.health(undefined, 3_000);
+    await until(() => change.waiting === 1);
+    status = "running";
+    change.notify();
+    expect(await held).toMatchObject({ ok: true, daemon: { status: "running" } });
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    // A running daemon is never held.
+    t0 = Date.now();
+    await d.client.health(undefined, 3_000);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    const bad = await d.client.request("/health?wait=soon");
+    expect(bad.status).toBe(400);
+  });
+
+  it("parses wait: 0 when absent, a bounded number of ms, or a message naming the parameter", () => {
+    expect(parseHealthWait(null)).toBe(0);
+    expect(parseHealthWait("250")).toBe(250);
+    for (const bad of ["-1", "1.5", "soon", "5001"]) {
+      expect(parseHealthWait(bad)).toMatch(/query parameter "wait"/);
+    }
   });
 
   it("GET /logs?tail= returns the end of the rotating log, reaching into the rotated file", async () => {

@@ -3,6 +3,7 @@ import {
   DELIVERY_ID_HEADER,
   DOOR_ERRORS,
   DOOR_MAX_BODY_BYTES,
+  DOOR_MAX_HEALTH_WAIT_MS,
   DOOR_MAX_LOG_TAIL_BYTES,
   DOOR_REPLAYED_HEADER,
   DOOR_ROUTES,
@@ -27,6 +28,11 @@ export interface DoorOptions {
   /** The per-sandbox secret every request must be signed with. */
   secret: string;
   getHealth: () => SidecarHealth;
+  /**
+   * Resolves when the health may have changed (the daemon's status), or after `ms`: lets
+   * `GET /health?wait=` hold its answer while the daemon starts. Unset: answered at once.
+   */
+  healthChanged?: (ms: number) => Promise<void>;
   /** Where the daemon listens: loopback only. */
   daemon: { host: string; port: number };
   logPath: string;
@@ -163,6 +169,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
   }
   if (path === DOOR_ROUTES.health) {
     if (!onlyGet(method, path, res)) return;
+    const wait = parseHealthWait(url.searchParams.get("wait"));
+    if (typeof wait === "string") {
+      sendError(res, 400, DOOR_ERRORS.badRequest, wait);
+      return;
+    }
+    // Held only while the daemon starts: any other status is already the answer worth having.
+    if (wait > 0 && opts.healthChanged && opts.getHealth().daemon.status === "starting") {
+      await opts.healthChanged(wait);
+    }
     sendJson(res, 200, opts.getHealth());
     return;
   }
@@ -186,8 +201,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: DoorOptio
     res,
     404,
     DOOR_ERRORS.notFound,
-    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}, GET ${DOOR_ROUTES.logs}?tail=<bytes>, ${DOOR_ROUTES.daemonPrefix}/<path>, ${DOOR_ROUTES.controlPrefix}/<path> and POST ${DOOR_ROUTES.gatewayRpc}`,
+    `no route ${path}; the door serves GET ${DOOR_ROUTES.health}[?wait=<ms>], GET ${DOOR_ROUTES.logs}?tail=<bytes>, ${DOOR_ROUTES.daemonPrefix}/<path>, ${DOOR_ROUTES.controlPrefix}/<path> and POST ${DOOR_ROUTES.gatewayRpc}`,
   );
+}
+
+/** Pure: the `wait` query parameter of `GET /health` (0 when absent), or what is wrong with it. */
+export function parseHealthWait(raw: string | null): number | string {
+  if (raw === null) return 0;
+  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n > DOOR_MAX_HEALTH_WAIT_MS) {
+    return `query parameter "wait": expected a number of ms from 0 to ${DOOR_MAX_HEALTH_WAIT_MS}, got ${JSON.stringify(raw)}`;
+  }
+  return n;
 }
 
 /** Pure: the `tail` query parameter, or what is wrong with it. */

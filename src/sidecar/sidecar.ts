@@ -3,6 +3,7 @@ import { BYPASS_HEADER, resolveListenHost, resolveListenPort } from "../protocol
 import { DAEMON_HOST, REPLY_JOURNAL_PATH } from "../protocol/door";
 import type { SidecarHealth } from "../protocol/health";
 import { ActivityTracker } from "./activity-tracker";
+import { ChangeSignal } from "./change-signal";
 import { buildChildEnv } from "./daemon-env";
 import { closeServer, createDoorServer, listen } from "./door-server";
 import { daemonSpawnSpec, type EarlyDaemon, sameSpec } from "./early-daemon";
@@ -77,6 +78,7 @@ export async function startSidecar(
     log,
   });
   const openDeliveries = new OpenDeliveries();
+  const healthChange = new ChangeSignal();
   const server = createDoorServer({
     secret,
     daemon: { host: DAEMON_HOST, port: spec.port },
@@ -95,6 +97,7 @@ export async function startSidecar(
         generation,
       };
     },
+    healthChanged: (ms) => healthChange.wait(ms),
   });
   try {
     await listen(server, healthPort, healthHost);
@@ -117,6 +120,7 @@ export async function startSidecar(
     log,
     onStatusChange: (status) => {
       log.info(`daemon status: ${status}`);
+      healthChange.notify(); // a held GET /health answers now
       // Back after a restart: say so until the parent has heard it, so deliveries that found
       // the daemon unreachable resume at once (docs/sidecar.md, "Heartbeat").
       if (status === "running" && (supervisor?.snapshot().restarts ?? 0) > 0) daemonReturned = true;

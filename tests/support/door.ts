@@ -39,6 +39,8 @@ export async function startTestDoor(
   daemonUrl: string,
   opts: {
     health?: () => SidecarHealth;
+    /** Lets `GET /health?wait=` hold its answer (the sidecar passes its ChangeSignal). */
+    healthChanged?: (ms: number) => Promise<void>;
     maxBodyBytes?: number;
     logPath?: string;
     journal?: ReplyJournal;
@@ -67,6 +69,7 @@ export async function startTestDoor(
       door.deliveries++;
     },
     maxBodyBytes: opts.maxBodyBytes,
+    ...(opts.healthChanged ? { healthChanged: opts.healthChanged } : {}),
     ...(opts.journal ? { journal: opts.journal } : {}),
     ...(opts.openDeliveries ? { openDeliveries: opts.openDeliveries } : {}),
   });

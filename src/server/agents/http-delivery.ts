@@ -1,4 +1,4 @@
-import { type AgentMessage, agentReplySchema } from "../../protocol/agent-message";
+import { type AgentMessage, parseAgentReply } from "../../protocol/agent-message";
 import {
   AgentDeliveryError,
   AgentUnreachableError,
@@ -95,11 +95,8 @@ export function parseJsonText(
 function parseReply(text: string, contentType: string | null): DeliveryResult {
   if (contentType?.includes("json")) {
     try {
-      const parsed = agentReplySchema.safeParse(JSON.parse(text));
-      if (parsed.success) {
-        const { reply, ...details } = parsed.data;
-        return { reply, details };
-      }
+      const parsed = parseAgentReply(JSON.parse(text));
+      if (parsed.ok) return parsed.value;
     } catch {
       // Not JSON after all: fall through and treat the body as the reply text.
     }

@@ -139,9 +139,14 @@ export class SidecarClient implements DaemonTransport {
     return res;
   }
 
-  /** `GET /health`; rejects with a reason when it is not a valid signed answer. */
-  async health(signal?: AbortSignal): Promise<SidecarHealth> {
-    const res = await this.request(DOOR_ROUTES.health, { signal });
+  /**
+   * `GET /health`; rejects with a reason when it is not a valid signed answer. With `waitMs`,
+   * a door whose daemon is starting holds the answer until its status changes or that long.
+   */
+  async health(signal?: AbortSignal, waitMs = 0): Promise<SidecarHealth> {
+    const path =
+      waitMs > 0 ? `${DOOR_ROUTES.health}?wait=${Math.round(waitMs)}` : DOOR_ROUTES.health;
+    const res = await this.request(path, { signal });
     const text = await res.text();
     if (!res.ok) {
       throw new DoorUnreachableError(

@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestDoor, type TestDoor } from "../../../tests/support/door";
 import type { SidecarHealth } from "../../protocol/health";
+import { ChangeSignal } from "../../sidecar/change-signal";
 import { waitForHealth } from "./health-wait";
 
 /**
@@ -85,4 +87,41 @@ it("waitForHealth reports an unreachable sidecar with its reason, and sees it on
   );
   expect(later.ok).toBe(true);
   expect(later.phases.sidecarMs).toBeGreaterThan(0);
+});
+
+describe("waitForHealth through the real door, which holds the answer while the daemon starts", () => {
+  let door: TestDoor | null = null;
+  afterEach(async () => {
+    await door?.close();
+    door = null;
+  });
+
+  it("hears the daemon running the moment its status changes, not at the next poll", async () => {
+    let status: SidecarHealth["daemon"]["status"] = "starting";
+    let asked = 0;
+    const change = new ChangeSignal();
+    door = await startTestDoor("http://127.0.0.1:9", {
+      health: () => {
+        asked++;
+        return {
+          ok: status === "running",
+          daemon: { status, pid: 1, restarts: 0 },
+          heartbeat: { lastTick: null, lastSuccess: null },
+          uptime: 0,
+        };
+      },
+      healthChanged: (ms) => change.wait(ms),
+    });
+    setTimeout(() => {
+      status = "running";
+      change.notify();
+    }, 150);
+    // A poll this coarse would see "running" only at 600 ms; the held request sees it at once.
+    const out = await waitForHealth(door.client, { budgetMs: 10_000, pollMs: 600 });
+    expect(out.ok).toBe(true);
+    expect(out.waitedMs).toBeGreaterThanOrEqual(140);
+    expect(out.waitedMs).toBeLessThan(450);
+    expect(out.phases.sidecarMs).toBeLessThan(100);
+    expect(asked).toBeLessThanOrEqual(3); // one held request (its status read before and after)
+  });
 });

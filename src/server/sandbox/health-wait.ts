@@ -22,6 +22,12 @@ export type HealthOutcome =
 /** How long the health wait polls at its finest cadence before slowing down. */
 export const FAST_POLL_WINDOW_MS = 2_000;
 
+/**
+ * How long the door may hold one health request while the daemon starts (`GET /health?wait=`):
+ * the answer comes the moment the daemon runs, so the wait is not rounded up to a poll.
+ */
+export const HEALTH_HOLD_MS = 1_000;
+
 export interface HealthWaitOptions {
   budgetMs: number;
   pollMs: number;
@@ -46,21 +52,27 @@ export async function waitForHealth(
   const started = Date.now();
   const phases: HealthPhases = { sidecarMs: null, daemonMs: null };
   const since = () => Date.now() - started;
-  const askTimeout = () => AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000));
+  const askTimeout = (extraMs = 0) =>
+    AbortSignal.timeout(Math.max(opts.pollMs * 4, 1000) + extraMs);
   let last: SidecarHealth | null = null;
   let lastError = "sidecar did not answer";
   while (since() < opts.budgetMs) {
     await opts.onPoll?.();
     let answer: SidecarHealth | null = null;
+    // Held by the door while the daemon starts, never past the budget.
+    const hold = Math.max(0, Math.min(HEALTH_HOLD_MS, opts.budgetMs - since()));
+    const askedAt = since();
     try {
-      answer = await door.health(askTimeout());
+      answer = await door.health(askTimeout(hold), hold);
     } catch (err) {
       lastError = `sidecar unreachable: ${(err as Error).message}`;
     }
     try {
       if (answer) {
         last = answer;
-        phases.sidecarMs ??= since();
+        // The door answered this request, so it was up when it was asked (a held answer
+        // comes back later).
+        phases.sidecarMs ??= askedAt;
         if (last.ok) {
           phases.daemonMs ??= since();
           if (!opts.ready || (await opts.ready(askTimeout()))) {
@@ -82,7 +94,9 @@ export async function waitForHealth(
     } catch (err) {
       lastError = `the agent's readiness check failed: ${(err as Error).message}`;
     }
-    // Fine-grained while a wake normally completes, then 5× coarser for long (first) starts.
+    // A request the door held to its end found nothing new: ask again at once. Otherwise
+    // fine-grained while a wake normally completes, then 5× coarser for long (first) starts.
+    if (hold > 0 && since() - askedAt >= hold) continue;
     const every = since() < FAST_POLL_WINDOW_MS ? opts.pollMs : opts.pollMs * 5;
     await new Promise((r) => setTimeout(r, every));
   }

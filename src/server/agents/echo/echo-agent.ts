@@ -1,4 +1,4 @@
-import { type AgentCronJob, agentCronReportSchema } from "../../../protocol/agent-message";
+import { type AgentCronJob, parseAgentCronReport } from "../../../protocol/agent-message";
 import { SANDBOX_PORTS } from "../../../protocol/constants";
 import { readBundle } from "../../bundles";
 import { deliverOverHttp } from "../http-delivery";
@@ -35,6 +35,8 @@ export class EchoAgent implements Agent {
     const res = await door.fetch("/cron", { signal });
     if (!res.ok)
       throw new AgentDeliveryError(`echo agent /cron answered ${res.status}`, res.status);
-    return agentCronReportSchema.parse(await res.json()).jobs;
+    const report = parseAgentCronReport(await res.json());
+    if (!report.ok) throw new AgentDeliveryError(`echo agent /cron: ${report.error}`, res.status);
+    return report.value.jobs;
   }
 }

@@ -32,7 +32,7 @@ import {
   removeTree,
   statFingerprint,
 } from "./layer-tree";
-import { readJson, writeJsonAtomic } from "./sandbox-meta";
+import { type Check, readJson, writeJsonAtomic } from "./sandbox-meta";
 
 /**
  * Layers on this machine (docs/agents/openclaw.md, "Layer"): `<layersDir>/<id>/`, built in a
@@ -62,6 +62,16 @@ const bootRecordSchema = z.object({
   failed: z.array(z.string()),
 });
 
+/** readJson's check from a schema (the layer store runs in the server, never in the watchdog). */
+function zodCheck<T>(schema: z.ZodType<T>): Check<T> {
+  return (json) => {
+    const parsed = schema.safeParse(json);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, error: parsed.error.message };
+  };
+}
+
 /** How much of a failed build's output its error quotes. */
 const ERROR_TAIL_CHARS = 800;
 
@@ -90,7 +100,7 @@ export class LocalLayerStore implements LayerStore {
   }
 
   async readBoots(key: string): Promise<LayerBootRecord> {
-    return readJson(this.bootsFile(key), bootRecordSchema) ?? EMPTY_BOOT_RECORD;
+    return readJson(this.bootsFile(key), zodCheck(bootRecordSchema)) ?? EMPTY_BOOT_RECORD;
   }
 
   async writeBoots(key: string, record: LayerBootRecord): Promise<void> {
@@ -129,7 +139,7 @@ export class LocalLayerStore implements LayerStore {
     for (const entry of readdirSync(this.o.dir, { withFileTypes: true })) {
       if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "boots") continue;
       try {
-        const m = readJson(join(this.o.dir, entry.name, LAYER_MANIFEST), manifestSchema);
+        const m = readJson(join(this.o.dir, entry.name, LAYER_MANIFEST), zodCheck(manifestSchema));
         if (m && m.id === entry.name)
           out.push({ id: m.id, name: m.recipe.name, builtAt: m.builtAt });
       } catch {
@@ -147,7 +157,7 @@ export class LocalLayerStore implements LayerStore {
       .filter((f) => f.endsWith(".json"))
       .flatMap((f) => {
         try {
-          return [readJson(join(dir, f), bootRecordSchema)?.good?.id ?? null].filter(
+          return [readJson(join(dir, f), zodCheck(bootRecordSchema))?.good?.id ?? null].filter(
             (id): id is string => id !== null,
           );
         } catch {
@@ -194,7 +204,7 @@ export class LocalLayerStore implements LayerStore {
   private async verify(id: string, dir: string, signal?: AbortSignal): Promise<string | null> {
     let manifest: z.output<typeof manifestSchema> | null;
     try {
-      manifest = readJson(join(dir, LAYER_MANIFEST), manifestSchema);
+      manifest = readJson(join(dir, LAYER_MANIFEST), zodCheck(manifestSchema));
     } catch (err) {
       return `its manifest is unreadable (${(err as Error).message.slice(0, 200)})`;
     }
