@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import ServerLastSequencer from "./tests/support/server-last-sequencer.mjs";
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
@@ -9,6 +10,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, "tests/openclaw/**"],
     environment: "node",
     globalSetup: ["tests/global-setup.ts"],
+    // The files that need no server first, while the production build runs in the background.
+    sequence: { sequencer: ServerLastSequencer },
     pool: "forks",
     // Most files wait on child processes, servers and Chromium rather than compute: vitest's
     // default (cores − 1 workers) ran one file at a time on a 2-core machine, so a run took the

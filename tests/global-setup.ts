@@ -1,12 +1,14 @@
 import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { launchBrowserServer } from "./support/browser";
-import { ensureNextBuild } from "./support/next-build";
+import { startNextBuild } from "./support/next-build";
 
 /**
  * Tests provision the real in-sandbox bundles, and the HTTP/browser tests run the real
- * production server: build both once before any test runs. The browser tests share one
- * Chromium, launched here (a launch per file cost a cold start each).
+ * production server: the bundles are built before any test runs, the production build in the
+ * background while the tests that need no server run (the sequencer puts them first; a server
+ * test waits for the build in startClawrun). The browser tests share one Chromium, launched
+ * here (a launch per file cost a cold start each).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   execFileSync(process.execPath, ["--import", "tsx", "scripts/bundle.ts"], { stdio: "inherit" });
@@ -16,8 +18,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("chromiumWsEndpoint", "");
     return async () => undefined;
   }
-  ensureNextBuild();
+  const built = startNextBuild();
   const browser = await launchBrowserServer();
   project.provide("chromiumWsEndpoint", browser.wsEndpoint());
-  return () => browser.close();
+  return async () => {
+    await browser.close();
+    await built; // a run of only server-less files still leaves a whole build behind
+  };
 }

@@ -1,5 +1,6 @@
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBrowser } from "./support/browser";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
 
 /**
@@ -14,10 +15,7 @@ let browser: Browser;
 let server: ClawrunServer;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-  });
+  browser = await connectBrowser();
   server = await startClawrun();
 });
 

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CronExpressionParser } from "cron-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForNextBuild } from "./support/next-build";
 
 /**
  * `vercel build` (the pinned CLI, offline: a local .vercel/project.json, no install step) on a
@@ -51,7 +52,10 @@ let dir: string;
 let output: string;
 let log = "";
 
-beforeAll(() => {
+beforeAll(async () => {
+  // The run's shared build lends its Turbopack cache (below): wait for it if it is building.
+  // Without one (a run that skips it) this build runs cold; its own errors are reported below.
+  await waitForNextBuild().catch(() => undefined);
   dir = mkdtempSync(join(tmpdir(), "clawrun-vercel-build-"));
   for (const entry of readdirSync(".")) {
     if (!SKIP.has(entry)) cpSync(entry, join(dir, entry), { recursive: true });

@@ -7,6 +7,7 @@ import pino from "pino";
 import type { LifecycleTimings } from "../../src/config/constants";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import { freePort, waitFor } from "./free-port";
+import { waitForNextBuild } from "./next-build";
 
 export interface ClawrunServer {
   url: string;
@@ -35,11 +36,12 @@ export interface StartOptions {
 }
 
 /**
- * The real production server (`next start`, built by the global setup) on a free port,
- * with its own state dir, config and secrets. stop() also stops every sandbox it started,
- * since local sandboxes deliberately outlive the server.
+ * The real production server (`next start`, built by the global setup, waited for while it
+ * builds) on a free port, with its own state dir, config and secrets. stop() also stops every
+ * sandbox it started, since local sandboxes deliberately outlive the server.
  */
 export async function startClawrun(opts: StartOptions = {}): Promise<ClawrunServer> {
+  await waitForNextBuild();
   const stateDir = mkdtempSync(join(tmpdir(), "clawrun-e2e-"));
   const configPath = join(stateDir, "clawrun.json");
   writeFileSync(configPath, JSON.stringify(opts.config ?? {}));
