@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 
-/** What the dashboard v2 browser tests share (tests/dashboard-v2*.browser.test.ts). */
+/** What the dashboard browser walks share (tests/dashboard-live and dashboard-faults). */
 
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };

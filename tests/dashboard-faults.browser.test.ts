@@ -14,9 +14,9 @@ import {
 } from "./support/dashboard-page";
 
 /**
- * Dashboard v2 when things go wrong, in Debian's Chromium against the production build: the
+ * The dashboard when things go wrong, in Debian's Chromium against the production build: the
  * server gone (stale banner), a browser that keeps no cookie, a panel whose request fails, a
- * wake that fails again. Split from the walk (dashboard-v2.browser.test.ts) to run beside it;
+ * wake that fails again. Split from the walk (dashboard-live.browser.test.ts) to run beside it;
  * this file's server is woken through the operator API, as the walk leaves its agent awake.
  */
 
@@ -40,7 +40,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe("dashboard v2, faults", () => {
+describe("the dashboard, faults", () => {
   it("shows a sticky stale banner while the server is gone and clears it, and errors, on return", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

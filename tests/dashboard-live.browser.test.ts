@@ -20,12 +20,12 @@ import {
 import { sendMessage } from "./support/messages";
 
 /**
- * Dashboard v2 in Debian's Chromium against the production build and the local provider: the
+ * The dashboard in Debian's Chromium against the production build and the local provider: the
  * top line in every state, live transitions without reload, the cost card, the getting-started
  * test message, event rows, what a restart keeps, focus after sign-in failures and dialogs,
  * with no console error, failed request or 5xx during the walk. Screenshots at 1440×900 and
  * 390×844, light and dark, land in test-results/screenshots. The faults (stale banner, panel
- * errors, a wake that fails again) are in dashboard-v2-faults.browser.test.ts, so the two files
+ * errors, a wake that fails again) are in dashboard-faults.browser.test.ts, so the two files
  * run side by side.
  */
 
@@ -81,7 +81,7 @@ async function shots(context: BrowserContext, name: string, topLine: RegExp): Pr
   }
 }
 
-describe("dashboard v2", () => {
+describe("the dashboard, live", () => {
   it("walks the agent through every state, live, without errors", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
