@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { waitFor } from "../support/free-port";
 import { eventsOf, instanceStatus, operatorGet, sendMessage } from "../support/messages";
+import { printOutputOnFailure } from "../support/output-on-failure";
 import { startReplyReceiver } from "../support/reply-receiver";
 
 /**
@@ -12,6 +13,7 @@ import { startReplyReceiver } from "../support/reply-receiver";
  * (local provider), the real sidecar and the echo agent, replies posted to a local receiver.
  */
 let server: ClawrunServer;
+printOutputOnFailure("the ClawRun server", () => server?.output());
 let receiver: Awaited<ReturnType<typeof startReplyReceiver>>;
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClawrunServer, startClawrun } from "../../support/clawrun-server";
 import { waitFor } from "../../support/free-port";
 import { eventsOf, instanceStatus } from "../../support/messages";
+import { printOutputOnFailure } from "../../support/output-on-failure";
 import {
   APPLICATION_ID,
   type FakeDiscord,
@@ -15,6 +16,7 @@ import { sleepNow } from "../../support/sleep-now";
  * agent): a stand-in for Discord sends signed interactions and receives the API calls.
  */
 let server: ClawrunServer;
+printOutputOnFailure("the ClawRun server", () => server?.output());
 let discord: FakeDiscord;
 let webhook: string;
 const ALICE = "710000000000000001";

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClawrunServer, startClawrun } from "../../support/clawrun-server";
 import { waitFor } from "../../support/free-port";
 import { eventsOf, instanceStatus } from "../../support/messages";
+import { printOutputOnFailure } from "../../support/output-on-failure";
 import {
   directMessage,
   envelope,
@@ -20,6 +21,7 @@ const token = "xoxb-e2e-token";
 const signingSecret = "00112233445566778899aabbccddeeff";
 const NOTICE = "Waking up…";
 let server: ClawrunServer;
+printOutputOnFailure("the ClawRun server", () => server?.output());
 let slack: FakeSlack;
 let webhook: string;
 

@@ -3,6 +3,7 @@ import { channelsCli } from "../../support/channels-cli";
 import { type ClawrunServer, startClawrun } from "../../support/clawrun-server";
 import { waitFor } from "../../support/free-port";
 import { eventsOf, instanceStatus } from "../../support/messages";
+import { printOutputOnFailure } from "../../support/output-on-failure";
 import { type FakeTelegram, startFakeTelegram, textUpdate } from "../../support/platforms/telegram";
 
 /**
@@ -12,6 +13,7 @@ import { type FakeTelegram, startFakeTelegram, textUpdate } from "../../support/
  * typing indicator and the replies.
  */
 let server: ClawrunServer;
+printOutputOnFailure("the ClawRun server", () => server?.output());
 let fake: FakeTelegram;
 
 beforeAll(async () => {

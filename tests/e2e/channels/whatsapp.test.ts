@@ -3,6 +3,7 @@ import { channelsCli } from "../../support/channels-cli";
 import { type ClawrunServer, startClawrun } from "../../support/clawrun-server";
 import { waitFor } from "../../support/free-port";
 import { eventsOf, instanceStatus } from "../../support/messages";
+import { printOutputOnFailure } from "../../support/output-on-failure";
 import {
   type FakeWhatsapp,
   messagesPayload,
@@ -18,6 +19,7 @@ import {
  * the typing indicators and replies.
  */
 let server: ClawrunServer;
+printOutputOnFailure("the ClawRun server", () => server?.output());
 let fake: FakeWhatsapp;
 const PN = "106540352242922";
 const WABA = "102290129340398";
