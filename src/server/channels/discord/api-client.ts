@@ -14,6 +14,8 @@ const TIMEOUT_MS = 10_000;
 const USER_AGENT = "DiscordBot (ClawRun, 0.1.0)";
 /** Discord's JSON error code for an unknown (e.g. expired) interaction webhook. */
 export const UNKNOWN_WEBHOOK = 10015;
+/** Discord's JSON error code for a message it does not know (e.g. an @original not there yet). */
+export const UNKNOWN_MESSAGE = 10008;
 
 const errorSchema = z.looseObject({
   code: z.number().optional(),

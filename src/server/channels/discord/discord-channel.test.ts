@@ -122,6 +122,32 @@ describe("DiscordChannel acknowledgement and send", () => {
     expect(discord.channelMessages.at(-1)?.content).toBe("still delivered");
   });
 
+  it("an edit that gets to Discord before the deferred response is retried, not dead-lettered", async () => {
+    const { to, id } = await asked();
+    const got = issued(id);
+    const response = got?.response ?? null;
+    if (got) got.response = null; // Discord has not registered the deferred response yet
+    const err = await channel.send(to, "fast answer", signal()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChannelSendError);
+    expect(err).toMatchObject({ permanent: false, retryAfterMs: null });
+    expect((err as Error).message).toContain("code 10008");
+    if (got) got.response = response;
+    await channel.send(to, "fast answer", signal());
+    expect(issued(id)?.original?.content).toBe("fast answer");
+    expect(discord.channelMessages.map((m) => m.content)).not.toContain("fast answer");
+  });
+
+  it("an @original Discord still does not know a minute later was deleted: the reply goes to the channel", async () => {
+    const { to, id } = await asked();
+    discord.botChannels.add("500");
+    const got = issued(id);
+    if (got) got.response = null;
+    now = Date.now() + 61_000;
+    const r = await channel.send(to, "answer after all", signal());
+    expect(r.detail).toContain("in channel 500");
+    expect(discord.channelMessages.at(-1)?.content).toBe("answer after all");
+  });
+
   it("a channel the bot cannot post in is a permanent failure", async () => {
     const { to } = await asked();
     discord.botChannels.delete("500");

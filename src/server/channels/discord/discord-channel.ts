@@ -16,16 +16,28 @@ import {
   type ReplyTarget,
   type SendResult,
 } from "../types";
-import { type DiscordApi, refused, UNKNOWN_WEBHOOK } from "./api-client";
+import { type DiscordApi, refused, UNKNOWN_MESSAGE, UNKNOWN_WEBHOOK } from "./api-client";
 import { ASK_COMMAND, ASK_COMMAND_NAME } from "./ask-command";
 import { interactionSchema } from "./interaction";
-import { type DiscordReplyMeta, EPHEMERAL, interpretInteraction } from "./interpret";
+import {
+  type DiscordReplyMeta,
+  EPHEMERAL,
+  INTERACTION_TOKEN_TTL_MS,
+  interpretInteraction,
+} from "./interpret";
 import { DISCORD_SIGNATURE_FAILURES, verifyDiscordSignature } from "./signature";
 
 /** Discord's limit for a message's content. */
 export const DISCORD_MESSAGE_LIMIT = 2_000;
 /** Stop using a token a little before it expires: a reply must not race its expiry. */
 const TOKEN_MARGIN_MS = 30_000;
+/**
+ * How long after the interaction an "Unknown Message" for @original means Discord has not
+ * registered our deferred response yet (the reply can be sent the moment the response leaves,
+ * and a fast agent's edit can get there first): retried. Later it means the response was
+ * deleted, and the reply goes to the channel instead.
+ */
+const ORIGINAL_PENDING_MS = 60_000;
 
 const metaSchema = z.strictObject({
   token: z.string().min(1),
@@ -119,7 +131,11 @@ export class DiscordChannel implements Channel {
                   signal,
                 );
           if (r.ok) return;
-          if (r.code !== UNKNOWN_WEBHOOK)
+          if (i === 0 && r.code === UNKNOWN_MESSAGE && this.originalMayBePending(meta))
+            throw new ChannelSendError(
+              "Discord edit original response: the deferred response is not there yet (code 10008); retrying",
+            );
+          if (r.code !== UNKNOWN_WEBHOOK && r.code !== UNKNOWN_MESSAGE)
             throw refused(i === 0 ? "edit original response" : "follow-up message", r);
           viaChannel = true; // the token expired or the response was deleted
         }
@@ -130,6 +146,11 @@ export class DiscordChannel implements Channel {
       ? `in channel ${meta.channelId} (the interaction token had expired)`
       : "as the answer to /ask";
     return { sent: true, detail: `${sent} message(s) ${how}` };
+  }
+
+  private originalMayBePending(meta: DiscordReplyMeta): boolean {
+    const askedAt = meta.expiresAt - INTERACTION_TOKEN_TTL_MS;
+    return this.o.clock() - askedAt < ORIGINAL_PENDING_MS;
   }
 
   async register(signal: AbortSignal): Promise<{ ok: boolean; detail: string }> {
