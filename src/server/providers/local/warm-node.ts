@@ -23,6 +23,8 @@ function become(job: WarmJob): void {
   Object.assign(process.env, job.env);
   process.chdir(job.cwd);
   process.argv = [process.execPath, resolve(job.cwd, job.script), ...job.args];
+  // What ps shows (within the length of its own command line), as for a cold `node <script>`.
+  process.title = ["node", job.script, ...job.args].join(" ");
   // What `node <script>` does with its script: CommonJS or ESM, require.main set.
   (Module as unknown as { runMain: () => void }).runMain();
 }
