@@ -10,6 +10,7 @@ import type { ManagedSandbox } from "../types";
 import { LocalProvider } from "./local-provider";
 import { isLiveState, readStat } from "./proc";
 import { parseWarmJob, warmJobFor } from "./warm-node-job";
+import { REPLENISH_AFTER_MS } from "./warm-node-pool";
 
 const boot = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" };
 const env = { PATH: "/root/.local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: "/root" };
@@ -151,6 +152,25 @@ describe.skipIf(!haveBundle)("the local provider's warm Node process", () => {
       detached: true,
     });
     expect(ranWarm(second.pid as number)).toBe(false);
+  });
+
+  it("boots the next one shortly after one is used, so the next command finds it ready", async () => {
+    const s = await create();
+    const first = await s.runCommand({
+      cmd: "node",
+      args: ["report.js"],
+      cwd: "app",
+      detached: true,
+    });
+    expect(ranWarm(first.pid as number)).toBe(true);
+    await sleep(REPLENISH_AFTER_MS + 700);
+    const next = await s.runCommand({
+      cmd: "node",
+      args: ["report.js"],
+      cwd: "app",
+      detached: true,
+    });
+    expect(ranWarm(next.pid as number)).toBe(true);
   });
 
   it("exits with the server that started it when no job came", async () => {

@@ -38,6 +38,9 @@ interface Waiting {
   err: string;
 }
 
+/** How long after a warm process is used the next one is started. */
+export const REPLENISH_AFTER_MS = 2_000;
+
 /** The first executable `name` on `path` (what spawn would run), as a real path; null if none. */
 export function whichOn(name: string, path: string): string | null {
   for (const dir of path.split(delimiter)) {
@@ -56,7 +59,8 @@ export function whichOn(name: string, path: string): string | null {
  * Wake speed (docs/local-provider.md, "Warm Node"): one Node.js process booted while a
  * sandbox is being created, so the sidecar launched right after does not wait for Node's own
  * start-up (on a 2-core machine about as long as the restore and provisioning together).
- * At most one waits at a time; it is started by create() and used by the next detached
+ * At most one waits at a time: started by the first create() (booting while it restores), and
+ * again shortly after each use, so later wakes find it booted. It is used by the next detached
  * `node <script>` whose environment it can take on (warm-node-job.ts), else that command is
  * spawned as usual. A process that waits holds nothing of any sandbox.
  */
@@ -106,6 +110,9 @@ export class WarmNodePool {
     };
     spec.onStarted(rec);
     w.channel.end(`${JSON.stringify(job)}\n`);
+    // The next one boots once this command's own start-up is over, so the next wake finds it
+    // ready instead of booting it alongside the restore (and not competing with this start).
+    setTimeout(() => this.prepare(), REPLENISH_AFTER_MS).unref();
     return rec;
   }
 
