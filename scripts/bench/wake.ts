@@ -14,8 +14,9 @@ import { spawnAnchor } from "./spawn-anchor";
  * processes behind it — so the difference is the SDK's and the API's own overhead per phase).
  * Each round puts the agent to sleep through the operator API first, so every message
  * restores from a snapshot (or resumes the persistent sandbox). The anchor, measured in the same
- * run between the providers: a bare Node HTTP server spawned until it listens (spawn-anchor.ts);
- * the last line gives each provider's message → agent median as a multiple of it.
+ * run (one spawn just before each wake, so both see the same load): a bare Node HTTP server
+ * spawned until it listens (spawn-anchor.ts); the last line gives each provider's message →
+ * agent median as a multiple of its median.
  *   npx tsx scripts/bench/wake.ts
  */
 const WAKES = Number(process.env.BENCH_WAKES ?? 20);
@@ -84,7 +85,7 @@ function stats(values: number[]): { p50: number; p95: number } {
   return { p50: at(0.5), p95: at(0.95) };
 }
 
-async function measure(provider: string): Promise<Record<string, number>[]> {
+async function measure(provider: string, anchor: number[]): Promise<Record<string, number>[]> {
   const emulator = provider.startsWith("vercel") ? await startVercelSandboxEmulator() : null;
   const sandbox = emulator
     ? { activeDuration: 600, provider: "vercel", vercel: { mode: provider.split("-")[1] } }
@@ -94,7 +95,11 @@ async function measure(provider: string): Promise<Record<string, number>[]> {
     await sendMessage(server, { id: "warm-up", conversation: "bench", text: "first start" });
     await waitFor("running", async () => (await instanceStatus(server)) === "running", 60_000);
     const rows: Record<string, number>[] = [];
-    for (let i = 0; i < WAKES; i++) rows.push(await oneWake(server, i));
+    for (let i = 0; i < WAKES; i++) {
+      // One anchor spawn next to each wake: on a shared machine the load drifts within a run.
+      anchor.push(...(await spawnAnchor(1)));
+      rows.push(await oneWake(server, i));
+    }
     return rows;
   } finally {
     await server.stop();
@@ -106,10 +111,7 @@ async function main() {
   ensureNextBuild();
   const results = new Map<string, Record<string, number>[]>();
   const anchor: number[] = [];
-  for (const p of PROVIDERS) {
-    anchor.push(...(await spawnAnchor(WAKES)));
-    results.set(p, await measure(p));
-  }
+  for (const p of PROVIDERS) results.set(p, await measure(p, anchor));
   console.log(`wake on message: ${WAKES} wakes each (echo agent, sqlite); median / p95 ms\n`);
   console.log(`| phase            | ${PROVIDERS.map((p) => p.padEnd(19)).join(" | ")} |`);
   console.log(`| ---------------- | ${PROVIDERS.map(() => "-".repeat(19)).join(" | ")} |`);

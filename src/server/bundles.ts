@@ -8,6 +8,10 @@ export const BUNDLES = {
     entry: "src/server/providers/local/watchdog.ts",
     file: "local-watchdog.js",
   },
+  localWarmNode: {
+    entry: "src/server/providers/local/warm-node.ts",
+    file: "local-warm-node.js",
+  },
   agentEcho: { entry: "src/agent-echo/main.ts", file: "agent-echo.js" },
 } as const;
 

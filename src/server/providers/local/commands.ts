@@ -7,6 +7,7 @@ import type { CommandResult } from "../types";
 import { ProviderError } from "../types";
 import { readStat } from "./proc";
 import type { ProcessRecord, SandboxLayout } from "./sandbox-meta";
+import type { WarmNodePool } from "./warm-node-pool";
 
 /** Cap on the captured output of one foreground command, so a chatty one cannot exhaust memory. */
 export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
@@ -138,11 +139,14 @@ function signalNumber(signal: NodeJS.Signals | null): number {
 
 /**
  * Returns at once. Output goes to log files under the sandbox directory (never pipes to the
- * server), and the child is unref'd, so it outlives this call and the server itself.
+ * server), and the child is unref'd, so it outlives this call and the server itself. A
+ * `node <script>` runs in the provider's warm Node process when one waits (warm-node-pool.ts).
  */
-export async function runDetached(spec: SpawnSpec): Promise<ProcessRecord> {
-  mkdirSync(spec.layout.logs, { recursive: true });
+export async function runDetached(spec: SpawnSpec, warm?: WarmNodePool): Promise<ProcessRecord> {
   const commandId = newCommandId();
+  const warmed = warm?.take({ ...spec, logs: spec.layout.logs }, commandId);
+  if (warmed) return warmed;
+  mkdirSync(spec.layout.logs, { recursive: true });
   const stdout = openSync(join(spec.layout.logs, `${commandId}.out`), "a", 0o600);
   const stderr = openSync(join(spec.layout.logs, `${commandId}.err`), "a", 0o600);
   try {

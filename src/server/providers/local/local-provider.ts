@@ -28,6 +28,7 @@ import {
 } from "./sandbox-meta";
 import { tarAvailable } from "./snapshot-archive";
 import { SnapshotStore } from "./snapshot-store";
+import { WarmNodePool } from "./warm-node-pool";
 import { launchWatchdog, stopWatchdog } from "./watchdog-launcher";
 
 export interface LocalProviderOptions {
@@ -46,6 +47,13 @@ export interface LocalProviderOptions {
   hostEnv?: HostEnv;
   /** Stopped sandboxes whose metadata and logs are kept (the newest); older ones are removed. Default 20. */
   keepStopped?: number;
+  /**
+   * Boot a Node process while a sandbox is created, for its first detached `node <script>`
+   * (the sidecar): docs/local-provider.md, "Warm Node". Default true.
+   */
+  warmNode?: boolean;
+  /** The bundled warm Node program (default: build/bundles/local-warm-node.js). */
+  warmNodeBundle?: string;
 }
 
 /** Directories and processes on this machine: any snapshot restores; no policy enforcement, no TTL cap. */
@@ -100,6 +108,7 @@ export class LocalProvider implements SandboxProvider {
   readonly layers: LocalLayerStore;
   /** Port allocation and the meta write that claims the ports happen one create at a time. */
   private claimChain: Promise<unknown> = Promise.resolve();
+  private readonly warm: WarmNodePool | null;
 
   constructor(private readonly opts: LocalProviderOptions) {
     this.sandboxesDir = join(opts.stateDir, "sandboxes");
@@ -109,6 +118,21 @@ export class LocalProvider implements SandboxProvider {
       hostEnv: this.hostEnv(),
       mounted: () => this.mountedLayers(),
     });
+    const host = this.hostEnv();
+    this.warm =
+      opts.warmNode === false
+        ? null
+        : new WarmNodePool({
+            dir: join(opts.stateDir, "warm"),
+            bundle: opts.warmNodeBundle ?? bundlePath("localWarmNode"),
+            // What sandboxEnv gives every process: a command with exactly these runs warm.
+            boot: {
+              PATH: host.PATH,
+              LANG: host.LANG ?? "C.UTF-8",
+              ...(host.TZ ? { TZ: host.TZ } : {}),
+            },
+            logger: opts.logger,
+          });
   }
 
   /** Layer directories linked into sandboxes that are not stopped. */
@@ -135,6 +159,8 @@ export class LocalProvider implements SandboxProvider {
     if (opts.snapshotId !== undefined && !this.snapshots.get(opts.snapshotId)) {
       throw new SnapshotNotFoundError(opts.snapshotId);
     }
+    // Boots while the snapshot is restored; the sidecar launched after runs in it.
+    this.warm?.prepare();
     const id = newSandboxId();
     const layout = sandboxLayout(join(this.sandboxesDir, id));
     mkdirSync(this.sandboxesDir, { recursive: true, mode: 0o700 });
@@ -226,6 +252,7 @@ export class LocalProvider implements SandboxProvider {
       logger: this.opts.logger,
       hostEnv: this.hostEnv(),
       freezeTimeoutMs: this.opts.freezeTimeoutMs ?? 10_000,
+      warm: this.warm,
     });
   }
 

@@ -42,6 +42,7 @@ import { resolveInRoot } from "./sandbox-paths";
 import { deriveStatus } from "./sandbox-status";
 import { detectFormat } from "./snapshot-archive";
 import type { SnapshotStore } from "./snapshot-store";
+import type { WarmNodePool } from "./warm-node-pool";
 import { stopWatchdog, watchdogAlive } from "./watchdog-launcher";
 
 export interface LocalSandboxDeps {
@@ -53,6 +54,8 @@ export interface LocalSandboxDeps {
   freezeTimeoutMs: number;
   /** The host basics processes inherit (PATH, LANG, TZ); never the server's secrets. */
   hostEnv: Readonly<HostEnv>;
+  /** A Node process booted ahead for the next detached `node` command (null: always cold). */
+  warm?: WarmNodePool | null;
 }
 
 /** Pure: the environment entries that tell processes inside where their ports really are. */
@@ -158,7 +161,7 @@ export class LocalSandbox implements ManagedSandbox {
       signal: opts.signal,
     };
     if (!opts.detached) return runForeground(spec);
-    const rec = await runDetached(spec);
+    const rec = await runDetached(spec, this.deps.warm ?? undefined);
     return { commandId: rec.commandId, pid: rec.pid };
   }
 
