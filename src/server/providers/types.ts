@@ -182,6 +182,14 @@ export interface ProviderCapabilities {
    * state. Without it the agent installs itself inside the sandbox.
    */
   sharedLayers: boolean;
+  /**
+   * Agent layers go into a template snapshot per layer version instead (a provider whose
+   * sandboxes are created from snapshots of other sandboxes and cannot mount a host
+   * directory): the lifecycle builds the template once and creates every agent sandbox from
+   * it; the agent's state is saved apart as an archive in ClawRun's store when it is at most
+   * `maxStateArchiveBytes`, and as a full snapshot otherwise. Null: not supported.
+   */
+  layerTemplates: { maxStateArchiveBytes: number } | null;
 }
 
 export interface SandboxProvider {

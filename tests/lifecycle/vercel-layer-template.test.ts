@@ -1,0 +1,195 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { deliverOverHttp } from "../../src/server/agents/http-delivery";
+import type { Agent } from "../../src/server/agents/types";
+import type { LayerRecipe } from "../../src/server/layers/types";
+import { prepareLayer } from "../../src/server/operator/prepare-layer";
+import { TemplatedProvider } from "../../src/server/sandbox/templated/templated-provider";
+import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
+import {
+  startVercelSandboxEmulator,
+  type VercelSandboxEmulator,
+} from "../support/vercel-sandbox-emulator";
+
+/**
+ * Issue 23 on the Vercel provider (snapshot mode), through the real SDK against the Vercel
+ * Sandbox API emulator, the real sidecar and a real daemon: the agent's layer is a template
+ * snapshot made once per layer id, every start creates the sandbox from it, and the agent's
+ * state is an archive in ClawRun's store (a full snapshot when it is over the cap). The
+ * layer is synthetic (its build writes the daemon), so a sandbox without it cannot start.
+ */
+
+let h: LifecycleHarness | null = null;
+let emulator: VercelSandboxEmulator;
+beforeAll(async () => {
+  emulator = await startVercelSandboxEmulator();
+});
+afterEach(async () => {
+  await h?.stop();
+  h = null;
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+const USER_SECRET = `user-secret-${randomBytes(12).toString("hex")}`;
+
+const daemonScript = `
+const http = require("http"), fs = require("fs"), path = require("path");
+const dir = path.join(process.env.HOME || process.cwd(), "agent-state");
+fs.mkdirSync(dir, { recursive: true });
+fs.appendFileSync(path.join(dir, "boots.txt"), "boot " + (process.env.USER_SECRET ? "with" : "without") + " its secret\\n");
+http.createServer((q, s) => {
+  let b = ""; q.on("data", (c) => (b += c)); q.on("end", () => {
+    fs.appendFileSync(path.join(dir, "notes.txt"), b + "\\n");
+    s.setHeader("content-type", "application/json");
+    s.end(JSON.stringify({ reply: "noted" }));
+  });
+}).listen(process.env.PORT);`;
+
+const recipe = (version: string): LayerRecipe => ({
+  name: "synthetic",
+  inputs: { version },
+  build: [`mkdir -p bin && cat > bin/daemon.js <<'CLAWRUN_EOF'\n${daemonScript}\nCLAWRUN_EOF`],
+  mountAt: ".clawrun/layer",
+});
+
+const layeredAgent: Agent = {
+  name: "layered-test",
+  deliveryTimeoutMs: 10_000,
+  files: async () => [],
+  layer: () => recipe("1"),
+  daemon: () => ({
+    command: "node",
+    args: [".clawrun/layer/bin/daemon.js"],
+    env: { USER_SECRET },
+    port: 3000,
+  }),
+  deliver: (door, message, signal) => deliverOverHttp(door, "/message", message, "json", signal),
+};
+
+const config = (name: string, vercel: Record<string, unknown> = {}) => ({
+  instance: { name: `${name}-${randomBytes(3).toString("hex")}` },
+  sandbox: { provider: "vercel", activeDuration: 60, vercel: { mode: "snapshot", ...vercel } },
+});
+
+async function start(name: string, vercel: Record<string, unknown> = {}) {
+  h = await lifecycleHarness({
+    agent: layeredAgent,
+    config: config(name, vercel),
+    env: emulator.env,
+  });
+  return h;
+}
+
+const templated = (x: LifecycleHarness) => {
+  expect(x.provider).toBeInstanceOf(TemplatedProvider);
+  return x.provider as TemplatedProvider;
+};
+
+async function wake(x: LifecycleHarness, manager = x.manager) {
+  expect((await manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
+  return x.provider.get((await x.status()).sandboxId as string);
+}
+
+async function read(x: LifecycleHarness, path: string): Promise<string | undefined> {
+  const sandbox = await x.provider.get((await x.status()).sandboxId as string);
+  return (await sandbox.readFile(path))?.toString();
+}
+
+it("makes the template once, archives the state without the layer, and restores it onto the template", async () => {
+  const x = await start("tpl");
+  const provider = templated(x);
+  let sandbox = await wake(x);
+  expect(await x.events("layer.built")).toHaveLength(1);
+  expect(await read(x, "agent-state/boots.txt")).toBe("boot with its secret\n");
+  await sandbox.writeFiles([{ path: "work/note.txt", content: "kept" }]);
+
+  expect((await x.manager.sleep("test")).status).toBe("sleeping");
+  const archiveId = (await x.status()).snapshotId as string;
+  expect(archiveId).toMatch(/^state_/);
+  expect((await x.events("state.archived"))[0]?.details).toMatchObject({ archiveId });
+  // The only snapshot Vercel holds is the template: the agent's state is in the store.
+  const [template] = Object.values(await provider.templates.records());
+  expect([...emulator.service.snapshots.keys()]).toEqual([template?.snapshotId]);
+  expect((await x.provider.listSnapshots()).map((s) => s.id)).toEqual([archiveId]);
+
+  // The archive holds the state, not the layer, and no secret.
+  const archive = await provider.archives.read(archiveId);
+  const listing = execFileSync("tar", ["-tz"], { input: archive }).toString().split("\n");
+  expect(listing).toEqual(expect.arrayContaining(["./work/note.txt", "./agent-state/boots.txt"]));
+  expect(listing.filter((f) => f.startsWith("./.clawrun/layer/"))).toEqual([]);
+  const tar = gunzipSync(archive);
+  for (const secret of [USER_SECRET, x.params.source.CLAWRUN_SECRET as string])
+    expect(tar.includes(secret)).toBe(false);
+
+  // Wake: from the template, the state unpacked onto it; the daemon (a layer file) runs.
+  sandbox = await wake(x);
+  expect((await x.events("layer.template-used"))[0]?.details).toMatchObject({
+    archiveId,
+    templateSnapshotId: template?.snapshotId,
+  });
+  expect(await read(x, "work/note.txt")).toBe("kept");
+  expect(await read(x, "agent-state/boots.txt")).toBe(
+    "boot with its secret\nboot with its secret\n",
+  );
+
+  // Another server sleeps and wakes it on the same template: no second build.
+  const other = await x.newContext();
+  expect((await x.manager.sleep("test")).status).toBe("sleeping");
+  await wake(x, other.manager);
+  expect(await x.events("layer.built")).toHaveLength(1);
+  expect(await x.events("layer.rebuilt")).toHaveLength(0);
+
+  // The template's snapshot deleted behind ClawRun's back: rebuilt, the state intact.
+  expect((await x.manager.sleep("test")).status).toBe("sleeping");
+  await emulator.service.dropSnapshot(template?.snapshotId as string);
+  await wake(x);
+  const rebuilt = await x.events("layer.rebuilt");
+  expect(rebuilt).toHaveLength(1);
+  expect(rebuilt[0]?.message).toContain("no longer exists");
+  expect(await read(x, "work/note.txt")).toBe("kept");
+  expect((await provider.templates.records())[template?.layerId as string]?.snapshotId).not.toBe(
+    template?.snapshotId,
+  );
+}, 180_000);
+
+it("saves a state over the cap as a full snapshot, says why, and wakes from it", async () => {
+  const x = await start("cap", { maxStateArchiveMiB: 1 });
+  const sandbox = await wake(x);
+  // Random bytes do not compress: 2 MiB of them is over the 1 MiB cap.
+  const big = randomBytes(2 * 1024 * 1024);
+  await sandbox.writeFiles([{ path: "work/big.bin", content: big }]);
+  expect((await x.manager.sleep("test")).status).toBe("sleeping");
+  const full = await x.events("state.full-snapshot");
+  expect(full).toHaveLength(1);
+  expect(full[0]?.message).toMatch(/over the 1\.0 MiB cap/);
+  const snapshotId = (await x.status()).snapshotId as string;
+  expect(snapshotId).not.toMatch(/^state_/);
+  expect(await templated(x).archives.list()).toEqual([]);
+
+  const woken = await wake(x);
+  expect((await woken.readFile("work/big.bin"))?.equals(big)).toBe(true);
+  expect(await x.events("layer.built")).toHaveLength(1);
+}, 120_000);
+
+it("two servers preparing at once build the template once", async () => {
+  const x = await start("race");
+  const other = await x.newContext();
+  const answers = await Promise.all(
+    [x.ctx, other].map(async (ctx) => {
+      const res = await prepareLayer(ctx, { waitMs: 60_000 });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { action: string; snapshotId: string; kind: string };
+    }),
+  );
+  expect(answers.map((a) => a.action).sort()).toEqual(["built", "reused"]);
+  expect(answers[0]?.snapshotId).toBe(answers[1]?.snapshotId);
+  expect(answers[0]?.kind).toBe("template");
+  expect(await x.events("layer.built")).toHaveLength(1);
+  // The first start uses it: nothing more is built.
+  await wake(x);
+  expect(await x.events("layer.built")).toHaveLength(1);
+}, 120_000);
