@@ -193,3 +193,27 @@ it("two servers preparing at once build the template once", async () => {
   await wake(x);
   expect(await x.events("layer.built")).toHaveLength(1);
 }, 120_000);
+
+it("a damaged state archive is refused by its hash, and waking on an older one says so", async () => {
+  const x = await start("damaged");
+  for (const note of ["older", "newer"]) {
+    const sandbox = await wake(x);
+    await sandbox.writeFiles([{ path: "work/note.txt", content: note }]);
+    expect((await x.manager.sleep(note)).status).toBe("sleeping");
+  }
+  const [newest, older] = await templated(x).archives.list();
+  await x.store.kv.set(
+    `state-archive/${newest?.id}/0`,
+    Buffer.from("not it").toString("base64"),
+    null,
+  );
+
+  await wake(x);
+  expect((await x.events("sandbox.create-failed"))[0]?.message).toContain(
+    "does not match its hash",
+  );
+  const rolledBack = await x.events("state.rolled-back");
+  expect(rolledBack).toHaveLength(1);
+  expect(rolledBack[0]).toMatchObject({ level: "error", details: { restoredFrom: older?.id } });
+  expect(await read(x, "work/note.txt")).toBe("older");
+}, 120_000);

@@ -15,9 +15,10 @@ import {
 } from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
-import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
+import { type HeldLock, LifecycleBusyError, withLifecycleLock } from "./lifecycle-lock";
 import { sweepOrphans } from "./orphan-sweep";
 import { nextGeneration, savedGeneration } from "./plan/attestation";
+import { isStateArchiveId } from "./plan/state-archive-plan";
 import { TRANSITIONAL } from "./plan/status-machine";
 import { sandboxAlive } from "./plan/tick-policy";
 import { admitWake, alreadyRunning, type WakeRequest } from "./plan/wake-plan";
@@ -185,7 +186,11 @@ export class SandboxLifecycleManager {
   }
 
   async deleteSnapshot(id: string): Promise<void> {
-    await this.d.provider.deleteSnapshot(id);
+    // A state archive's index is rewritten on delete: under the lock, like the saves that add to it.
+    if (isStateArchiveId(id)) {
+      const r = await this.withLock(() => this.d.provider.deleteSnapshot(id));
+      if (!r.acquired) throw new LifecycleBusyError();
+    } else await this.d.provider.deleteSnapshot(id);
     await recordEvent(this.d, {
       type: "snapshot.deleted",
       sandboxId: null,

@@ -82,8 +82,8 @@ export class TemplatedProvider implements SandboxProvider {
 
   async create(opts: CreateSandboxOptions): Promise<ManagedSandbox> {
     const fromArchive = opts.snapshotId !== undefined && isStateArchiveId(opts.snapshotId);
-    // A worker, or a full snapshot (which holds the layer too): the provider's own create.
-    if (opts.purpose === "worker" || (opts.snapshotId !== undefined && !fromArchive))
+    // A full snapshot (which holds the layer too), or an empty worker: the provider's own create.
+    if (!fromArchive && (opts.snapshotId !== undefined || opts.purpose === "worker"))
       return this.wrap(await this.inner.create(opts));
     const archiveId = fromArchive ? (opts.snapshotId as string) : null;
     // Read first: a missing or damaged archive fails before anything is created.
