@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { heartbeatSecret } from "../../src/protocol/derive-key";
 import { deliverOverHttp } from "../../src/server/agents/http-delivery";
 import type { Agent } from "../../src/server/agents/types";
 import type { LayerRecipe } from "../../src/server/layers/types";
@@ -122,7 +123,10 @@ it("makes the template once, archives the state without the layer, and restores 
   expect(listing).toEqual(expect.arrayContaining(["./work/note.txt", "./agent-state/boots.txt"]));
   expect(listing.filter((f) => f.startsWith("./.clawrun/layer/"))).toEqual([]);
   const tar = gunzipSync(archive);
-  for (const secret of [USER_SECRET, x.params.source.CLAWRUN_SECRET as string])
+  const master = x.params.source.CLAWRUN_SECRET as string;
+  const source = (await provider.archives.list())[0]?.sourceSandboxId as string;
+  expect(source).toBe(sandbox.id);
+  for (const secret of [USER_SECRET, master, heartbeatSecret(master, source)])
     expect(tar.includes(secret)).toBe(false);
 
   // Wake: from the template, the state unpacked onto it; the daemon (a layer file) runs.
