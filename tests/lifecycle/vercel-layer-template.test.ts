@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await h?.stop();
   h = null;
+  pinned.version = "1";
 });
 afterAll(async () => {
   await emulator?.close();
@@ -50,18 +51,25 @@ http.createServer((q, s) => {
   });
 }).listen(process.env.PORT);`;
 
+/** Version "broken" is an upgrade whose daemon exits at once: it never boots. */
 const recipe = (version: string): LayerRecipe => ({
   name: "synthetic",
   inputs: { version },
-  build: [`mkdir -p bin && cat > bin/daemon.js <<'CLAWRUN_EOF'\n${daemonScript}\nCLAWRUN_EOF`],
+  build: [
+    version === "broken"
+      ? "mkdir -p bin && echo 'process.exit(3)' > bin/daemon.js"
+      : `mkdir -p bin && cat > bin/daemon.js <<'CLAWRUN_EOF'\n${daemonScript}\nCLAWRUN_EOF`,
+  ],
   mountAt: ".clawrun/layer",
 });
+/** The pinned layer version the next app built (newContext) will want. */
+const pinned = { version: "1" };
 
 const layeredAgent: Agent = {
   name: "layered-test",
   deliveryTimeoutMs: 10_000,
   files: async () => [],
-  layer: () => recipe("1"),
+  layer: () => recipe(pinned.version),
   daemon: () => ({
     command: "node",
     args: [".clawrun/layer/bin/daemon.js"],
@@ -221,3 +229,28 @@ it("a damaged state archive is refused by its hash, and waking on an older one s
   expect(rolledBack[0]).toMatchObject({ level: "error", details: { restoredFrom: older?.id } });
   expect(await read(x, "work/note.txt")).toBe("older");
 }, 120_000);
+
+it("an upgrade whose layer does not boot rolls back to the previous template, state kept", async () => {
+  const x = await start("upgrade");
+  const sandbox = await wake(x);
+  await sandbox.writeFiles([{ path: "work/note.txt", content: "kept" }]);
+  expect((await x.manager.sleep("test")).status).toBe("sleeping");
+
+  // A deployment pins a new version whose daemon never starts.
+  pinned.version = "broken";
+  const upgraded = await x.newContext();
+  const failed = await upgraded.manager.wake({ reason: "upgrade", trigger: "operator" });
+  expect(failed.status).toBe("failed");
+  expect(await x.events("layer.built")).toHaveLength(2);
+  const bootFailed = await x.events("layer.boot-failed");
+  expect(bootFailed).toHaveLength(1);
+  expect(bootFailed[0]?.message).toContain("rolls back");
+
+  // The next start (same deployment) uses the last layer that booted, on the same state.
+  await wake(x, upgraded.manager);
+  const rollback = await x.events("layer.rollback");
+  expect(rollback).toHaveLength(1);
+  expect(rollback[0]?.details).toMatchObject({ layerId: expect.stringMatching(/^synthetic-/) });
+  expect(await read(x, "work/note.txt")).toBe("kept");
+  expect(await x.events("layer.built")).toHaveLength(2);
+}, 180_000);

@@ -12,6 +12,7 @@ import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
 import { createGatewayRuntime } from "../model-gateway/runtime";
 import type { SandboxProvider } from "../providers/types";
+import { layerBootKey } from "../sandbox/agent-layer";
 import { startupBudgetMs } from "../sandbox/deps";
 import { SandboxLifecycleManager } from "../sandbox/manager";
 import { CountBasedRetention } from "../sandbox/plan/retention";
@@ -214,6 +215,7 @@ function withLayerTemplates(
     recipe,
     instance: o.instance,
     maxStateArchiveBytes: templates.maxStateArchiveBytes,
+    bootKey: layerBootKey(o.instance, o.agent.name),
     // What changes while an agent idles: the sidecar's log and files, the agent's own list.
     volatile: ["logs", ".clawrun", ...(o.agent.activityIgnore ?? [])],
     buildTimeoutMs: startupBudgetMs({ agent: o.agent, timings: o.timings }),

@@ -21,8 +21,13 @@ type Deps = Pick<
   "agent" | "provider" | "config" | "store" | "clock" | "logger" | "timings"
 >;
 
+/** Whose boot record: an instance's agent (the templated provider reads the same key). */
+export function layerBootKey(instance: string, agent: string): string {
+  return `${instance}.${agent}`;
+}
+
 function bootKey(d: Deps): string {
-  return `${d.config.instance.name}.${d.agent.name}`;
+  return layerBootKey(d.config.instance.name, d.agent.name);
 }
 
 /** null when no layer applies; throws (the start fails with the reason) when none can be had. */
@@ -33,6 +38,9 @@ export async function mountAgentLayer(
 ): Promise<MountedLayer | null> {
   const store = d.provider.layers;
   const wanted = d.agent.layer?.();
+  // A templated provider created the sandbox on its layer already: only the boot is recorded.
+  const templated = d.provider.templateLayerOf?.(sandbox.id);
+  if (templated) return templated;
   if (!d.provider.capabilities.sharedLayers || !store || !sandbox.mountLayer || !wanted) {
     return null;
   }
@@ -93,12 +101,12 @@ export async function recordLayerBoot(
   layer: MountedLayer,
   ok: boolean,
 ): Promise<void> {
-  const store = d.provider.layers;
+  const store = d.provider.layers ?? d.provider.layerBoots;
   if (!store) return;
   const key = bootKey(d);
   const next = recordBoot(await store.readBoots(key), layer, ok);
   await store.writeBoots(key, next.record);
-  if (ok) await pruneLayers(d, sandboxId, layer.id);
+  if (ok && d.provider.layers) await pruneLayers(d, sandboxId, layer.id);
   if (next.rollbackTo !== null) {
     await recordEvent(d, {
       type: "layer.boot-failed",

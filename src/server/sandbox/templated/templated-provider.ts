@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { chooseLayer, fallbackAfterBuildFailure } from "../../layers/choose-layer";
 import { layerId } from "../../layers/layer-id";
 import type { LayerRecipe } from "../../layers/types";
 import {
@@ -10,7 +11,7 @@ import {
 } from "../../providers/types";
 import type { Store } from "../../store/types";
 import { errorMessage, recordEvent } from "../deps";
-import { isStateArchiveId, planStateSave } from "../plan/state-archive-plan";
+import { isStateArchiveId } from "../plan/state-archive-plan";
 import {
   chooseTemplate,
   manifestProblem,
@@ -18,8 +19,10 @@ import {
   type TemplateRecord,
 } from "../plan/template-choice";
 import { LAYER_MANIFEST, LayerTemplates } from "./layer-templates";
-import { captureState, restoreState } from "./sandbox-state";
+import { restoreState } from "./sandbox-state";
+import { saveStateApart } from "./save-apart";
 import { StateArchives } from "./state-archives";
+import { TemplateBoots } from "./template-boots";
 
 /**
  * The agent's layer as a template snapshot, and its state apart (capabilities.layerTemplates:
@@ -35,11 +38,20 @@ import { StateArchives } from "./state-archives";
  * Restoring a full snapshot is the provider's own create (it holds the layer too).
  */
 
+type Layer = { id: string; recipe: LayerRecipe };
+
+/** The template could not be built (a start may then fall back to the last good layer). */
+class TemplateBuildError extends Error {
+  override readonly name = "TemplateBuildError";
+}
+
 export interface TemplatedDeps {
   store: Pick<Store, "kv" | "events">;
   recipe: LayerRecipe;
   instance: string;
   maxStateArchiveBytes: number;
+  /** The agent's boot-record key (agent-layer.ts's layerBootKey). */
+  bootKey: string;
   /** Paths (relative to the root) that may change while the state is packed: logs, WAL files. */
   volatile: readonly string[];
   buildTimeoutMs: number;
@@ -52,9 +64,12 @@ export class TemplatedProvider implements SandboxProvider {
   readonly capabilities: SandboxProvider["capabilities"];
   readonly templates: LayerTemplates;
   readonly archives: StateArchives;
+  readonly layerBoots: TemplateBoots;
   private readonly layerId: string;
   /** One build per layer at a time in this process (the lifecycle lock covers other servers). */
-  private building: Promise<TemplateRecord> | null = null;
+  private readonly building = new Map<string, Promise<TemplateRecord>>();
+  /** The layer each agent sandbox was just created on, until its start records the boot. */
+  private readonly createdOn = new Map<string, Layer>();
 
   constructor(
     private readonly inner: SandboxProvider,
@@ -71,6 +86,49 @@ export class TemplatedProvider implements SandboxProvider {
       buildTimeoutMs: d.buildTimeoutMs,
     });
     this.archives = new StateArchives(d.store.kv);
+    this.layerBoots = new TemplateBoots(d.store.kv);
+  }
+
+  templateLayerOf(sandboxId: string): Layer | null {
+    const layer = this.createdOn.get(sandboxId) ?? null;
+    this.createdOn.delete(sandboxId);
+    return layer;
+  }
+
+  /**
+   * The pinned layer, or the last one that booted when the pinned one failed to (layer.rollback);
+   * when the pinned one cannot be built, the last good one if it is another (layer.build-failed
+   * says so), as on the local provider (agent-layer.ts).
+   */
+  private async agentLayerSandbox(
+    opts: CreateSandboxOptions,
+  ): Promise<{ sandbox: ManagedSandbox; snapshotId: string; layer: Layer }> {
+    const record = await this.layerBoots.readBoots(this.d.bootKey);
+    const choice = chooseLayer({ wanted: this.d.recipe, wantedId: this.layerId, record });
+    if (choice.kind === "rollback")
+      await this.event({
+        type: "layer.rollback",
+        level: "warn",
+        sandboxId: null,
+        message: `layer ${choice.skipped} failed to boot; starting on the previous layer ${choice.id} (the agent's state is kept)`,
+        details: { skipped: choice.skipped, layerId: choice.id },
+      });
+    const layer: Layer = { id: choice.id, recipe: choice.recipe };
+    try {
+      return { ...(await this.fromTemplate(opts, layer)), layer };
+    } catch (err) {
+      const fallback =
+        err instanceof TemplateBuildError && fallbackAfterBuildFailure(record, layer.id);
+      if (!fallback) throw err;
+      await this.event({
+        type: "layer.fallback",
+        level: "warn",
+        sandboxId: null,
+        message: `starting on the previous layer ${fallback.id}: ${errorMessage(err)}`,
+        details: { layerId: fallback.id, failed: layer.id },
+      });
+      return { ...(await this.fromTemplate(opts, fallback)), layer: fallback };
+    }
   }
 
   private event(e: Parameters<typeof recordEvent>[1]): Promise<void> {
@@ -89,7 +147,7 @@ export class TemplatedProvider implements SandboxProvider {
     // Read first: a missing or damaged archive fails before anything is created.
     const archive = archiveId ? await this.archives.read(archiveId) : null;
     const t0 = this.d.clock();
-    const { sandbox, snapshotId } = await this.fromTemplate(opts);
+    const { sandbox, snapshotId, layer } = await this.agentLayerSandbox(opts);
     const createMs = this.d.clock() - t0;
     let restoreMs = 0;
     if (archive && archiveId) {
@@ -105,9 +163,9 @@ export class TemplatedProvider implements SandboxProvider {
     await this.event({
       type: "layer.template-used",
       sandboxId: sandbox.id,
-      message: `sandbox ${sandbox.id} created from the template of layer ${this.layerId}${archiveId ? `, state ${archiveId} restored` : ""}`,
+      message: `sandbox ${sandbox.id} created from the template of layer ${layer.id}${archiveId ? `, state ${archiveId} restored` : ""}`,
       details: {
-        layerId: this.layerId,
+        layerId: layer.id,
         templateSnapshotId: snapshotId,
         archiveId,
         archiveBytes: archive?.length ?? null,
@@ -115,6 +173,7 @@ export class TemplatedProvider implements SandboxProvider {
         restoreMs,
       },
     });
+    this.createdOn.set(sandbox.id, layer);
     return this.wrap(sandbox);
   }
 
@@ -142,22 +201,29 @@ export class TemplatedProvider implements SandboxProvider {
     });
     if (choice.kind === "use" && record) return { ...record, action: "reused" };
     const because = choice.kind === "rebuild" ? choice.because : null;
-    const built = await this.buildOnce(because, signal, record);
+    const built = await this.buildOnce(
+      { id: this.layerId, recipe: this.d.recipe },
+      because,
+      signal,
+      record,
+    );
     return { ...built, action: because ? "rebuilt" : "built" };
   }
 
   private async fromTemplate(
     opts: CreateSandboxOptions,
+    layer: Layer,
   ): Promise<{ sandbox: ManagedSandbox; snapshotId: string }> {
     let problem: TemplateFacts["problem"] = null;
     for (;;) {
-      const record = await this.templates.record(this.layerId);
-      const choice = chooseTemplate({ layerId: this.layerId, record, problem });
+      const record = await this.templates.record(layer.id);
+      const choice = chooseTemplate({ layerId: layer.id, record, problem });
       const snapshotId =
         choice.kind === "use"
           ? choice.snapshotId
           : (
               await this.buildOnce(
+                layer,
                 choice.kind === "rebuild" ? choice.because : null,
                 opts.signal,
                 record,
@@ -174,31 +240,37 @@ export class TemplatedProvider implements SandboxProvider {
         throw err;
       }
       const manifest = await sandbox.readFile(
-        `${this.d.recipe.mountAt}/${LAYER_MANIFEST}`,
+        `${layer.recipe.mountAt}/${LAYER_MANIFEST}`,
         opts.signal,
       );
-      const bad = manifestProblem(manifest?.toString() ?? null, this.layerId);
+      const bad = manifestProblem(manifest?.toString() ?? null, layer.id);
       if (!bad) return { sandbox, snapshotId };
       await sandbox.stop().catch(() => undefined);
       // A template just built that fails its check would fail again: say so, do not loop.
       if (choice.kind !== "use")
-        throw new Error(`the new template of layer ${this.layerId} failed its check: ${bad}`);
+        throw new Error(`the new template of layer ${layer.id} failed its check: ${bad}`);
       problem = { kind: "verify-failed", detail: bad };
     }
   }
 
   private buildOnce(
+    layer: Layer,
     because: string | null,
     signal?: AbortSignal,
     old: TemplateRecord | null = null,
   ): Promise<TemplateRecord> {
-    this.building ??= this.build(because, signal, old).finally(() => {
-      this.building = null;
-    });
-    return this.building;
+    let building = this.building.get(layer.id);
+    if (!building) {
+      building = this.build(layer, because, signal, old).finally(() =>
+        this.building.delete(layer.id),
+      );
+      this.building.set(layer.id, building);
+    }
+    return building;
   }
 
   private async build(
+    layer: Layer,
     because: string | null,
     signal: AbortSignal | undefined,
     old: TemplateRecord | null,
@@ -206,16 +278,18 @@ export class TemplatedProvider implements SandboxProvider {
     if (old) await this.templates.forget(old.layerId);
     let record: TemplateRecord;
     try {
-      record = await this.templates.build(this.d.recipe, signal);
+      record = await this.templates.build(layer.recipe, signal);
     } catch (err) {
       await this.event({
         type: "layer.build-failed",
         level: "error",
         sandboxId: null,
-        message: `the template of agent layer ${this.layerId} could not be built: ${errorMessage(err)}`,
-        details: { layerId: this.layerId },
+        message: `the template of agent layer ${layer.id} could not be built: ${errorMessage(err)}`,
+        details: { layerId: layer.id },
       });
-      throw new Error(`agent layer ${this.layerId} could not be built: ${errorMessage(err)}`);
+      throw new TemplateBuildError(
+        `agent layer ${layer.id} could not be built: ${errorMessage(err)}`,
+      );
     }
     // The old template's snapshot, if any is left, serves nothing now.
     if (old) await this.inner.deleteSnapshot(old.snapshotId).catch(() => undefined);
@@ -225,13 +299,13 @@ export class TemplatedProvider implements SandboxProvider {
       level: because ? "warn" : "info",
       sandboxId: null,
       message: because
-        ? `the template of agent layer ${this.layerId} was refused (${because}) and rebuilt in ${secs} s`
-        : `agent layer ${this.layerId} built into template snapshot ${record.snapshotId} in ${secs} s`,
+        ? `the template of agent layer ${layer.id} was refused (${because}) and rebuilt in ${secs} s`
+        : `agent layer ${layer.id} built into template snapshot ${record.snapshotId} in ${secs} s`,
       details: {
-        layerId: this.layerId,
+        layerId: layer.id,
         snapshotId: record.snapshotId,
         ms: record.buildMs,
-        inputs: this.d.recipe.inputs,
+        inputs: layer.recipe.inputs,
         ...(because ? { because } : {}),
       },
     });
@@ -250,49 +324,19 @@ export class TemplatedProvider implements SandboxProvider {
     });
   }
 
-  private async saveState(sandbox: ManagedSandbox, signal?: AbortSignal): Promise<{ id: string }> {
-    const cap = this.d.maxStateArchiveBytes;
-    const captured =
-      cap > 0
-        ? await captureState(
-            sandbox,
-            { layerMount: this.d.recipe.mountAt, volatile: this.d.volatile, clock: this.d.clock },
-            signal,
-          )
-        : ({ ok: false, reason: "state archives are off (maxStateArchiveMiB: 0)" } as const);
-    const plan = captured.ok ? planStateSave(captured.bytes.length, cap) : null;
-    if (captured.ok && plan?.kind === "archive") {
-      const t0 = this.d.clock();
-      const meta = await this.archives.put(captured.bytes, {
-        sourceSandboxId: sandbox.id,
-        now: this.d.clock(),
-      });
-      const storeMs = this.d.clock() - t0;
-      // The provider's snapshot stops the sandbox (snapshotStops); this save does too.
-      await sandbox.stop(signal);
-      await this.event({
-        type: "state.archived",
-        sandboxId: sandbox.id,
-        message: `the agent's state (${meta.sizeBytes} bytes compressed, ${meta.chunks} chunk(s)) was saved to the store as ${meta.id}`,
-        details: {
-          archiveId: meta.id,
-          bytes: meta.sizeBytes,
-          captureMs: captured.ms,
-          storeMs,
-          changedWhilePacked: captured.changed,
-        },
-      });
-      return { id: meta.id };
-    }
-    const why = captured.ok ? (plan as { reason: string }).reason : captured.reason;
-    await this.event({
-      type: "state.full-snapshot",
-      level: "warn",
-      sandboxId: sandbox.id,
-      message: `saving a full sandbox snapshot instead of a state archive: ${why}`,
-      details: { reason: why, bytes: captured.ok ? captured.bytes.length : null },
-    });
-    return sandbox.snapshot(signal);
+  private saveState(sandbox: ManagedSandbox, signal?: AbortSignal): Promise<{ id: string }> {
+    return saveStateApart(
+      {
+        archives: this.archives,
+        maxStateArchiveBytes: this.d.maxStateArchiveBytes,
+        layerMount: this.d.recipe.mountAt,
+        volatile: this.d.volatile,
+        clock: this.d.clock,
+        event: (e) => this.event(e),
+      },
+      sandbox,
+      signal,
+    );
   }
 
   async listSnapshots(signal?: AbortSignal): Promise<SnapshotInfo[]> {
