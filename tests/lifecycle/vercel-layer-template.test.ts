@@ -254,3 +254,22 @@ it("an upgrade whose layer does not boot rolls back to the previous template, st
   expect(await read(x, "work/note.txt")).toBe("kept");
   expect(await x.events("layer.built")).toHaveLength(2);
 }, 180_000);
+
+it("after two upgrades the oldest template is deleted; the current and previous stay", async () => {
+  const x = await start("prune");
+  await wake(x);
+  const first = Object.values(await templated(x).templates.records())[0];
+  let manager = x.manager;
+  for (const version of ["2", "3"]) {
+    expect((await manager.sleep("upgrade")).status).toBe("sleeping");
+    pinned.version = version;
+    manager = (await x.newContext()).manager;
+    await wake(x, manager);
+  }
+  const records = await ((await x.newContext()).provider as TemplatedProvider).templates.records();
+  expect(Object.keys(records)).toHaveLength(2);
+  expect(records[first?.layerId as string]).toBeUndefined();
+  expect(emulator.service.snapshots.has(first?.snapshotId as string)).toBe(false);
+  const pruned = await x.events("layer.pruned");
+  expect(pruned[0]?.details).toMatchObject({ removed: [first?.layerId] });
+}, 180_000);

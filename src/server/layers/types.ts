@@ -46,6 +46,8 @@ export interface LayerBootStore {
   /** The boot record of `key` (an instance's agent). */
   readBoots(key: string): Promise<LayerBootRecord>;
   writeBoots(key: string, record: LayerBootRecord): Promise<void>;
+  /** Deletes old versions of the layer `current` (keeping it and the previous one). */
+  prune?(current: string): Promise<PrunedLayers>;
 }
 
 /** A provider's layer store (capabilities.sharedLayers). */
@@ -56,8 +58,6 @@ export interface LayerStore extends LayerBootStore {
    * existed before (other layers, sandboxes) is touched then.
    */
   ensure(recipe: LayerRecipe, signal?: AbortSignal): Promise<BuiltLayer>;
-  /** Deletes old versions of the layer `current` (keeping it and the previous one). */
-  prune?(current: string): Promise<PrunedLayers>;
 }
 
 export interface PrunedLayers {

@@ -106,7 +106,7 @@ export async function recordLayerBoot(
   const key = bootKey(d);
   const next = recordBoot(await store.readBoots(key), layer, ok);
   await store.writeBoots(key, next.record);
-  if (ok && d.provider.layers) await pruneLayers(d, sandboxId, layer.id);
+  if (ok) await pruneLayers(d, sandboxId, layer.id);
   if (next.rollbackTo !== null) {
     await recordEvent(d, {
       type: "layer.boot-failed",
@@ -124,7 +124,8 @@ export async function recordLayerBoot(
  */
 async function pruneLayers(d: Deps, sandboxId: string, current: string): Promise<void> {
   try {
-    const pruned = await d.provider.layers?.prune?.(current);
+    const store = d.provider.layers ?? d.provider.layerBoots;
+    const pruned = await store?.prune?.(current);
     if (!pruned || pruned.removed.length === 0) return;
     await recordEvent(d, {
       type: "layer.pruned",

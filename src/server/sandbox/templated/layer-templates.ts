@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { INSTANCE_LABEL, ROLE_LABEL } from "../../domain/sandbox-labels";
 import { layerId } from "../../layers/layer-id";
-import { LayerBuildError, type LayerRecipe } from "../../layers/types";
+import { layersToPrune } from "../../layers/prune-layers";
+import { LayerBuildError, type LayerRecipe, type PrunedLayers } from "../../layers/types";
 import type { ManagedSandbox, SandboxProvider } from "../../providers/types";
 import type { KvStore } from "../../store/types";
 import { errorMessage } from "../deps";
@@ -110,6 +111,30 @@ export class LayerTemplates {
     } finally {
       if (!snapshotted) await sandbox.stop().catch(() => undefined);
     }
+  }
+
+  /**
+   * After a good boot on `current`: templates of older versions of the layer go (the record,
+   * then the snapshot), keeping the current one, the previous version (what a rollback needs)
+   * and `protect` (the agent's last good layer); layers/prune-layers.ts decides.
+   */
+  async prune(current: string, protect: string[]): Promise<PrunedLayers> {
+    const records = Object.values(await this.records());
+    const removed = layersToPrune({
+      layers: records.map((r) => ({
+        id: r.layerId,
+        name: r.layerId.replace(/-[0-9a-f]+$/, ""),
+        builtAt: r.builtAt,
+      })),
+      current,
+      protect,
+    });
+    for (const id of removed) {
+      const record = records.find((r) => r.layerId === id);
+      await this.forget(id);
+      if (record) await this.d.provider.deleteSnapshot(record.snapshotId).catch(() => undefined);
+    }
+    return { removed, kept: records.map((r) => r.layerId).filter((id) => !removed.includes(id)) };
   }
 
   /** Forgets a template (after its snapshot went missing or failed its check). */

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { EMPTY_BOOT_RECORD, type LayerBootRecord, type LayerBootStore } from "../../layers/types";
+import {
+  EMPTY_BOOT_RECORD,
+  type LayerBootRecord,
+  type LayerBootStore,
+  type PrunedLayers,
+} from "../../layers/types";
 import type { KvStore } from "../../store/types";
 
 /**
@@ -20,7 +25,11 @@ const recordSchema = z.object({
 });
 
 export class TemplateBoots implements LayerBootStore {
-  constructor(private readonly kv: KvStore) {}
+  constructor(
+    private readonly kv: KvStore,
+    /** Old templates of the layer go after a good boot (TemplatedProvider.pruneTemplates). */
+    readonly prune?: (current: string) => Promise<PrunedLayers>,
+  ) {}
 
   async readBoots(key: string): Promise<LayerBootRecord> {
     const raw = await this.kv.get(`layer-boots/${key}`);

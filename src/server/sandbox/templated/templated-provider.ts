@@ -86,7 +86,10 @@ export class TemplatedProvider implements SandboxProvider {
       buildTimeoutMs: d.buildTimeoutMs,
     });
     this.archives = new StateArchives(d.store.kv);
-    this.layerBoots = new TemplateBoots(d.store.kv);
+    this.layerBoots = new TemplateBoots(d.store.kv, async (current) => {
+      const good = (await this.layerBoots.readBoots(d.bootKey)).good?.id;
+      return this.templates.prune(current, good ? [good] : []);
+    });
   }
 
   templateLayerOf(sandboxId: string): Layer | null {
