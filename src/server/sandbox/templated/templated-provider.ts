@@ -176,7 +176,8 @@ export class TemplatedProvider implements SandboxProvider {
         restoreMs,
       },
     });
-    this.createdOn.set(sandbox.id, layer);
+    // The start records whether the agent booted on it (a worker runs no agent).
+    if (opts.purpose !== "worker") this.createdOn.set(sandbox.id, layer);
     return this.wrap(sandbox);
   }
 
