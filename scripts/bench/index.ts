@@ -27,10 +27,14 @@ const ALL = {
     "model gateway overhead vs a direct call to the same local model server: p50 non-streamed, time to first chunk streamed",
   openclaw:
     "OpenClaw (real package): wake-to-reply by phase over 10 wakes, snapshot size and time (~20 min)",
+  "vercel-template":
+    "Vercel provider via the API emulator: snapshot mode with a layer template + state archive vs persistent mode, by phase and API calls, fresh / 5 / 50 MiB of state",
+  "vercel-template-openclaw":
+    "the real OpenClaw on the Vercel provider via the API emulator: template make, sleep into a state archive, wake from the template; persistent mode beside it (~15 min)",
 } as const;
 
 /** Benchmarks that run only when named (`npm run bench -- openclaw`): they take many minutes. */
-const OPT_IN: readonly string[] = ["openclaw"];
+const OPT_IN: readonly string[] = ["openclaw", "vercel-template-openclaw"];
 
 const picked = process.argv.slice(2);
 const unknown = picked.filter((name) => !(name in ALL));

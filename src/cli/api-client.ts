@@ -39,8 +39,10 @@ export class ApiClient {
     schema: z.ZodType<T>,
     body?: unknown,
     answers: readonly number[] = [],
+    /** For a request that works for minutes (e.g. `agent prepare`); default 30 s. */
+    timeoutMs?: number,
   ): Promise<Answer<T>> {
-    return this.operator("POST", path, schema, body, answers);
+    return this.operator("POST", path, schema, body, answers, timeoutMs);
   }
 
   delete<T>(path: string, schema: z.ZodType<T>): Promise<Answer<T>> {
@@ -68,6 +70,7 @@ export class ApiClient {
     schema: z.ZodType<T>,
     body?: unknown,
     answers: readonly number[] = [],
+    timeoutMs = this.timeoutMs,
   ): Promise<Answer<T>> {
     const secret = this.target.adminSecret;
     if (!secret) {
@@ -83,7 +86,7 @@ export class ApiClient {
       raw = JSON.stringify(body);
       headers["content-type"] = "application/json";
     }
-    return this.request(method, path, schema, headers, raw, this.timeoutMs, answers);
+    return this.request(method, path, schema, headers, raw, timeoutMs, answers);
   }
 
   private async request<T>(

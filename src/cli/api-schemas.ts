@@ -146,3 +146,12 @@ export type ChannelCardView = z.infer<typeof channelCardsSchema>["channels"][num
 
 /** POST /api/sandbox/channels/{name}/register: 200 registered, 502 the platform refused. */
 export const registeredSchema = z.looseObject({ ok: z.boolean(), detail: z.string() });
+
+/** POST /api/sandbox/layer (`agent prepare`). */
+export const preparedLayerSchema = z.looseObject({
+  layerId: z.string(),
+  kind: z.enum(["template", "shared"]),
+  action: z.enum(["reused", "built", "rebuilt"]),
+  snapshotId: z.string().nullable(),
+  ms: z.number(),
+});

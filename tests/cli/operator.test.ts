@@ -71,6 +71,7 @@ describe("reading and refusing, before anything started", () => {
       "config show",
       "channels register",
       "channels status",
+      "agent prepare",
     ];
     const results = await Promise.all(names.map((n) => run(...n.split(" "), "--help")));
     results.forEach((r, i) => {
@@ -193,6 +194,11 @@ describe("reading and refusing, before anything started", () => {
       expect(retry.code).toBe(1);
       expect(json<ErrorBody>(retry.stdout).error.code).toBe("not_found");
     }
+    // The echo agent has no layer to build (POST /api/sandbox/layer).
+    const prepare = await run("agent", "prepare", "--json");
+    expect(prepare.code).toBe(1);
+    expect(json<ErrorBody>(prepare.stdout).error).toMatchObject({ code: "no_layer" });
+    expect((await run("agent", "prepare")).stderr).toMatch(/^clawrun agent prepare: .*no layer/);
     expect(await apiStatus()).toBe("uninitialized");
   });
 });

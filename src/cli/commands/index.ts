@@ -1,4 +1,5 @@
 import type { Command } from "../command";
+import { agentPrepareCommand } from "./agent";
 import { channelsRegisterCommand, channelsStatusCommand } from "./channels";
 import { configCheckCommand, configShowCommand } from "./config";
 import { eventsCommand } from "./events";
@@ -28,4 +29,5 @@ export const COMMANDS: readonly Command[] = [
   channelsRegisterCommand,
   channelsStatusCommand,
   usageCommand,
+  agentPrepareCommand,
 ];

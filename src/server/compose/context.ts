@@ -5,14 +5,18 @@ import { withEnvironmentDefaults } from "../../config/environment-defaults";
 import type { LoadedConfig } from "../../config/load-config";
 import { secretPaths } from "../../config/secret-paths";
 import { resolveSecrets } from "../../config/secrets";
+import type { Agent } from "../agents/types";
 import type { AppContext, ContextOptions } from "../app-context";
 import { QStashWakeScheduler } from "../cron/qstash-wakes";
 import { Inbox } from "../inbox/inbox";
 import { createLogger } from "../logger";
 import { createGatewayRuntime } from "../model-gateway/runtime";
 import type { SandboxProvider } from "../providers/types";
+import { layerBootKey } from "../sandbox/agent-layer";
+import { startupBudgetMs } from "../sandbox/deps";
 import { SandboxLifecycleManager } from "../sandbox/manager";
 import { CountBasedRetention } from "../sandbox/plan/retention";
+import { TemplatedProvider } from "../sandbox/templated/templated-provider";
 import { createStore } from "../store";
 import type { Store } from "../store/types";
 import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
@@ -63,8 +67,11 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   });
   const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const baseProvider = buildProvider(cfg, env, logger);
-  const provider = o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider;
   const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
+  const provider = withLayerTemplates(
+    o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider,
+    { agent, store, instance: cfg.instance.name, timings, clock, logger },
+  );
   const channels = buildChannels(cfg, {
     env,
     secrets: secrets.secrets,
@@ -182,4 +189,37 @@ export function buildSetupProbe(o: Pick<ContextOptions, "source" | "cwd"> = {}):
     probe.providerProblem = (err as Error).message;
   }
   return probe;
+}
+
+/**
+ * On a provider that bakes agent layers into template snapshots (capabilities.layerTemplates),
+ * an agent with a layer gets the templated provider around it (sandbox/templated/); any
+ * other combination is the provider as it is.
+ */
+function withLayerTemplates(
+  provider: SandboxProvider,
+  o: {
+    agent: Agent;
+    store: Store;
+    instance: string;
+    timings: LifecycleTimings;
+    clock: () => number;
+    logger: AppContext["logger"];
+  },
+): SandboxProvider {
+  const templates = provider.capabilities.layerTemplates;
+  const recipe = o.agent.layer?.();
+  if (!templates || !recipe) return provider;
+  return new TemplatedProvider(provider, {
+    store: o.store,
+    recipe,
+    instance: o.instance,
+    maxStateArchiveBytes: templates.maxStateArchiveBytes,
+    bootKey: layerBootKey(o.instance, o.agent.name),
+    // What changes while an agent idles: the sidecar's log and files, the agent's own list.
+    volatile: ["logs", ".clawrun", ...(o.agent.activityIgnore ?? [])],
+    buildTimeoutMs: startupBudgetMs({ agent: o.agent, timings: o.timings }),
+    clock: o.clock,
+    logger: o.logger,
+  });
 }

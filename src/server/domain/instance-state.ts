@@ -80,6 +80,16 @@ export const instanceStateSchema = z.object({
   expectedGeneration: z.number().int().nonnegative().nullable().default(null),
   /** Consecutive failed starts (reset by a successful one): the retry backoff grows with it. */
   failedStarts: z.number().int().nonnegative().default(0),
+  /**
+   * A suspension the agent granted for a snapshot (OpenClaw's `gateway.suspend.prepare`
+   * answered ready) and not yet ended: kept so that if ClawRun dies before the snapshot, a
+   * later tick, wake or delivery resumes the agent instead of leaving it refusing work until
+   * the lease runs out (issue 23, item 3). Null at rest and once resumed.
+   */
+  suspension: z
+    .object({ id: z.string().min(1), at: epochMs })
+    .nullable()
+    .default(null),
 });
 export type InstanceState = z.infer<typeof instanceStateSchema>;
 

@@ -41,19 +41,23 @@ export interface LayerBootRecord {
 
 export const EMPTY_BOOT_RECORD: LayerBootRecord = { good: null, failed: [] };
 
+/** Which layer each agent booted on last (upgrade/rollback memory), kept by the provider. */
+export interface LayerBootStore {
+  /** The boot record of `key` (an instance's agent). */
+  readBoots(key: string): Promise<LayerBootRecord>;
+  writeBoots(key: string, record: LayerBootRecord): Promise<void>;
+  /** Deletes old versions of the layer `current` (keeping it and the previous one). */
+  prune?(current: string): Promise<PrunedLayers>;
+}
+
 /** A provider's layer store (capabilities.sharedLayers). */
-export interface LayerStore {
+export interface LayerStore extends LayerBootStore {
   /**
    * The layer for `recipe`, verified against its manifest: reused when intact, built when
    * missing, rebuilt when altered. Throws LayerBuildError when a build fails; nothing that
    * existed before (other layers, sandboxes) is touched then.
    */
   ensure(recipe: LayerRecipe, signal?: AbortSignal): Promise<BuiltLayer>;
-  /** The boot record of `key` (an instance's agent). */
-  readBoots(key: string): Promise<LayerBootRecord>;
-  writeBoots(key: string, record: LayerBootRecord): Promise<void>;
-  /** Deletes old versions of the layer `current` (keeping it and the previous one). */
-  prune?(current: string): Promise<PrunedLayers>;
 }
 
 export interface PrunedLayers {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { NetworkPolicy } from "../../config/schema";
 import { ClawrunError } from "../../protocol/clawrun-error";
-import type { LayerStore } from "../layers/types";
+import type { LayerBootStore, LayerRecipe, LayerStore } from "../layers/types";
 import type { SandboxCost, SandboxCostFacts } from "./cost-types";
 
 /**
@@ -182,6 +182,14 @@ export interface ProviderCapabilities {
    * state. Without it the agent installs itself inside the sandbox.
    */
   sharedLayers: boolean;
+  /**
+   * Agent layers go into a template snapshot per layer version instead (a provider whose
+   * sandboxes are created from snapshots of other sandboxes and cannot mount a host
+   * directory): the lifecycle builds the template once and creates every agent sandbox from
+   * it; the agent's state is saved apart as an archive in ClawRun's store when it is at most
+   * `maxStateArchiveBytes`, and as a full snapshot otherwise. Null: not supported.
+   */
+  layerTemplates: { maxStateArchiveBytes: number } | null;
 }
 
 export interface SandboxProvider {
@@ -207,6 +215,13 @@ export interface SandboxProvider {
   check(signal?: AbortSignal): Promise<void>;
   /** Addition, `sharedLayers` providers only: where agent layers are built and kept. */
   readonly layers?: LayerStore;
+  /**
+   * Addition, `layerTemplates` providers only: the layer a sandbox was created on (from its
+   * template), so the start can record whether the agent booted on it; and where those boot
+   * records are kept (the upgrade's rollback memory).
+   */
+  templateLayerOf?(sandboxId: string): { id: string; recipe: LayerRecipe } | null;
+  readonly layerBoots?: LayerBootStore;
 }
 
 export class SandboxNotFoundError extends ClawrunError {

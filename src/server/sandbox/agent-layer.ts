@@ -21,8 +21,13 @@ type Deps = Pick<
   "agent" | "provider" | "config" | "store" | "clock" | "logger" | "timings"
 >;
 
+/** Whose boot record: an instance's agent (the templated provider reads the same key). */
+export function layerBootKey(instance: string, agent: string): string {
+  return `${instance}.${agent}`;
+}
+
 function bootKey(d: Deps): string {
-  return `${d.config.instance.name}.${d.agent.name}`;
+  return layerBootKey(d.config.instance.name, d.agent.name);
 }
 
 /** null when no layer applies; throws (the start fails with the reason) when none can be had. */
@@ -33,6 +38,9 @@ export async function mountAgentLayer(
 ): Promise<MountedLayer | null> {
   const store = d.provider.layers;
   const wanted = d.agent.layer?.();
+  // A templated provider created the sandbox on its layer already: only the boot is recorded.
+  const templated = d.provider.templateLayerOf?.(sandbox.id);
+  if (templated) return templated;
   if (!d.provider.capabilities.sharedLayers || !store || !sandbox.mountLayer || !wanted) {
     return null;
   }
@@ -93,7 +101,7 @@ export async function recordLayerBoot(
   layer: MountedLayer,
   ok: boolean,
 ): Promise<void> {
-  const store = d.provider.layers;
+  const store = d.provider.layers ?? d.provider.layerBoots;
   if (!store) return;
   const key = bootKey(d);
   const next = recordBoot(await store.readBoots(key), layer, ok);
@@ -116,7 +124,8 @@ export async function recordLayerBoot(
  */
 async function pruneLayers(d: Deps, sandboxId: string, current: string): Promise<void> {
   try {
-    const pruned = await d.provider.layers?.prune?.(current);
+    const store = d.provider.layers ?? d.provider.layerBoots;
+    const pruned = await store?.prune?.(current);
     if (!pruned || pruned.removed.length === 0) return;
     await recordEvent(d, {
       type: "layer.pruned",

@@ -21,6 +21,16 @@ export class LockLostError extends ClawrunError {
   }
 }
 
+/** Another lifecycle operation holds the lock now (an operator action answers 409). */
+export class LifecycleBusyError extends ClawrunError {
+  static override readonly errorName = "LifecycleBusyError";
+  constructor() {
+    super("busy", "another lifecycle operation is in progress; try again when it settles", {
+      status: 409,
+    });
+  }
+}
+
 export interface HeldLock {
   readonly grant: LockGrant;
   /** Renews now; throws LockLostError if another owner has it. Call before each mutating step. */

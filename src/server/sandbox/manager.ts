@@ -15,9 +15,10 @@ import {
 } from "./deps";
 import { type HeartbeatOutcome, handleHeartbeat } from "./heartbeat";
 import { applyRetention } from "./housekeeping";
-import { type HeldLock, withLifecycleLock } from "./lifecycle-lock";
+import { type HeldLock, LifecycleBusyError, withLifecycleLock } from "./lifecycle-lock";
 import { sweepOrphans } from "./orphan-sweep";
 import { nextGeneration, savedGeneration } from "./plan/attestation";
+import { isStateArchiveId } from "./plan/state-archive-plan";
 import { TRANSITIONAL } from "./plan/status-machine";
 import { sandboxAlive } from "./plan/tick-policy";
 import { admitWake, alreadyRunning, type WakeRequest } from "./plan/wake-plan";
@@ -26,6 +27,7 @@ import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
 import { replanOnChange } from "./scheduled-wake";
 import { type SleepOutcome, snapshotAndStop, stopFailedDaemon } from "./sleep";
+import { resumeStaleSuspension } from "./stale-suspension";
 import { type StartOutcome, startSandbox } from "./start";
 import { StateCell } from "./state-cell";
 import { wakeCause } from "./wake-cause";
@@ -81,8 +83,10 @@ export class SandboxLifecycleManager {
           now = await this.cell.read();
           await sweepOrphans(this.d, lock, now.value.sandboxId);
         }
-        if (alreadyRunning(now.value, req))
+        if (alreadyRunning(now.value, req)) {
+          await resumeStaleSuspension(this.d, this.cell, lock);
           return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;
+        }
         if (now.value.status === "running") {
           // Operator asked for a fresh start or another snapshot: put the current one to sleep first.
           const slept = await snapshotAndStop(
@@ -182,7 +186,11 @@ export class SandboxLifecycleManager {
   }
 
   async deleteSnapshot(id: string): Promise<void> {
-    await this.d.provider.deleteSnapshot(id);
+    // A state archive's index is rewritten on delete: under the lock, like the saves that add to it.
+    if (isStateArchiveId(id)) {
+      const r = await this.withLock(() => this.d.provider.deleteSnapshot(id));
+      if (!r.acquired) throw new LifecycleBusyError();
+    } else await this.d.provider.deleteSnapshot(id);
     await recordEvent(this.d, {
       type: "snapshot.deleted",
       sandboxId: null,
@@ -273,6 +281,9 @@ export class SandboxLifecycleManager {
     // retried within seconds; a gone agent is put to rest and woken once more.
     for (let round = 0, wakes = 0; round < 4; round++) {
       if (wake.status !== "running" && wake.status !== "already-running") break;
+      // A delivery to an agent still suspended by a sleep that never happened would be refused.
+      if ((await this.cell.read()).value.suspension)
+        await this.withLock((lock) => resumeStaleSuspension(this.d, this.cell, lock));
       drain = await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS });
       if (!drain.unreachable) break;
       const recovery = await this.recoverUnreachable();

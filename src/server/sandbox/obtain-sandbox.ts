@@ -79,6 +79,15 @@ export async function obtainSandbox(
         networkPolicy: sandboxNetworkPolicy(d),
         labels: { [INSTANCE_LABEL]: d.config.instance.name },
       });
+      if (errors.length > 0 && plan.kind === "restore")
+        // The newer saves could not be brought back: the agent runs on an older one. Loud.
+        await recordEvent(d, {
+          type: "state.rolled-back",
+          level: "error",
+          sandboxId: sandbox.id,
+          message: `the agent's newest save could not be restored (${errors.join("; ")}); it runs on the older save ${snapshotId}: what it did since then is not there`,
+          details: { restoredFrom: snapshotId, skipped: candidates.slice(0, errors.length) },
+        });
       return { ok: true, sandbox, restoredFrom: snapshotId, resumed: false };
     } catch (err) {
       if (err instanceof SnapshotNotFoundError) missing++;

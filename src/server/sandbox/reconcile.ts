@@ -13,6 +13,7 @@ import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./plan/tick
 import { restAfterDeath } from "./rest-after-death";
 import { ensureScheduledWake } from "./scheduled-wake";
 import { snapshotAndStop } from "./sleep";
+import { resumeStaleSuspension } from "./stale-suspension";
 import type { StateCell } from "./state-cell";
 
 export { findSandbox };
@@ -98,6 +99,10 @@ async function lockedPass(
   lock: HeldLock,
   errors: string[],
 ): Promise<{ actions: TickAction[]; nextAt: number | null }> {
+  // A suspension left by a server that died before its snapshot: the agent takes work again.
+  await resumeStaleSuspension(d, cell, lock).catch((err: unknown) => {
+    errors.push(`stale suspension: ${errorMessage(err)}`);
+  });
   let cur = await cell.read();
   const now = d.clock();
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;

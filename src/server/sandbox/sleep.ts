@@ -5,6 +5,7 @@ import { keepLastLog } from "./log-keeper";
 import { nextGeneration, savedGeneration } from "./plan/attestation";
 import { saveState } from "./save-state";
 import { agentConsent, resumeAgent } from "./sleep-consent-io";
+import { resumeStaleSuspension } from "./stale-suspension";
 import { AT_REST, type StateCell } from "./state-cell";
 import { registerAll } from "./wake-hooks";
 
@@ -39,6 +40,9 @@ export async function snapshotAndStop(
     return { status: "skipped", reason: `instance is ${cur.value.status}` };
   if (expectSandboxId && sandboxId !== expectSandboxId)
     return { status: "skipped", reason: "sandbox changed meanwhile" };
+  // An earlier sleep's suspension that never became a snapshot is ended first: the agent
+  // would answer this prepare with "another suspension is already prepared".
+  if (await resumeStaleSuspension(d, cell, lock)) cur = await cell.read();
 
   // An agent with a suspend protocol is asked first: "busy" is activity, so it keeps running
   // (with a longer runway) and the next heartbeat asks again.
@@ -50,13 +54,17 @@ export async function snapshotAndStop(
   }
 
   const t0 = d.clock();
-  // The agent's word on it stays in the event log (e.g. "the agent agreed to sleep").
-  cur = await cell.transition(
-    cur,
-    "snapshotting",
-    {},
-    { reason, ...(consent ? { details: { consent: consent.reason } } : {}) },
-  );
+  // The agent's word on it stays in the event log (e.g. "the agent agreed to sleep"). Its
+  // suspension is recorded with it: a server that dies from here on leaves the id for the
+  // next tick, wake or delivery to resume (stale-suspension.ts).
+  const suspension =
+    consent?.action === "snapshot" && consent.suspensionId
+      ? { id: consent.suspensionId, at: d.clock() }
+      : null;
+  cur = await cell.transition(cur, "snapshotting", suspension ? { suspension } : {}, {
+    reason,
+    ...(consent ? { details: { consent: consent.reason } } : {}),
+  });
   // From here new messages queue in the inbox; deliveries already under way end first so
   // nothing reaches a daemon whose state is being captured (the loss window).
   await d.inbox.settle();
@@ -72,7 +80,7 @@ export async function snapshotAndStop(
     await cell.transition(
       cur,
       "running",
-      { error },
+      { error, suspension: null },
       { reason: error, level: "error", details: { errors: saved.errors } },
     );
     return { status: "kept-running", error };

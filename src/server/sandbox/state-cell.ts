@@ -23,6 +23,7 @@ export const INITIAL_STATE: InstanceState = {
   snapshotGenerations: {},
   expectedGeneration: null,
   failedStarts: 0,
+  suspension: null,
 };
 
 /**
@@ -36,6 +37,7 @@ export const AT_REST = {
   ttlDeadline: null,
   hooksRegistered: true,
   lastExtend: null,
+  suspension: null,
 } as const satisfies Partial<InstanceState>;
 
 export class StateConflictError extends ClawrunError {

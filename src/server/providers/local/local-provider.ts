@@ -65,6 +65,7 @@ export const LOCAL_CAPABILITIES: ProviderCapabilities = {
   enforcesNetworkPolicy: false,
   maxLifetimeMs: null,
   sharedLayers: true,
+  layerTemplates: null,
 };
 
 /** Pure: the stopped sandboxes beyond the newest `keep`, which can be removed from disk. */

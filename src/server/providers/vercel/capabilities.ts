@@ -7,16 +7,30 @@ import type { VercelConfig } from "./config";
  * enforced by Vercel's firewall, and a session lives at most the plan's cap.
  */
 export function vercelCapabilities(
-  config: Pick<VercelConfig, "mode" | "maxTimeoutMinutes">,
+  config: Pick<VercelConfig, "mode" | "maxTimeoutMinutes"> &
+    Partial<Pick<VercelConfig, "maxStateArchiveMiB">>,
 ): ProviderCapabilities {
   const common = {
     snapshotStops: true,
     enforcesNetworkPolicy: true,
     maxLifetimeMs: config.maxTimeoutMinutes * 60_000,
-    // Not yet: a template snapshot per layer version (issue 23); the agent installs itself.
+    // Nothing can be mounted into a microVM from outside: layers are baked into templates.
     sharedLayers: false,
   };
   return config.mode === "persistent"
-    ? { ...common, restoreAnySnapshot: false, resumable: true, ownsRetention: true }
-    : { ...common, restoreAnySnapshot: true, resumable: false, ownsRetention: false };
+    ? {
+        ...common,
+        restoreAnySnapshot: false,
+        resumable: true,
+        ownsRetention: true,
+        // The named sandbox keeps its files (install included) across stops: nothing to share.
+        layerTemplates: null,
+      }
+    : {
+        ...common,
+        restoreAnySnapshot: true,
+        resumable: false,
+        ownsRetention: false,
+        layerTemplates: { maxStateArchiveBytes: (config.maxStateArchiveMiB ?? 8) * 1024 * 1024 },
+      };
 }

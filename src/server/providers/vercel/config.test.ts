@@ -120,6 +120,7 @@ describe("clawrun.json sandbox.vercel", () => {
       maxTimeoutMinutes: 45,
       keepLastSnapshots: 3,
       keepStopped: 20,
+      maxStateArchiveMiB: 8,
     });
   });
 
@@ -135,6 +136,10 @@ describe("clawrun.json sandbox.vercel", () => {
     [
       { keepLastSnapshots: 11 },
       "sandbox.vercel.keepLastSnapshots: expected a whole number from 1 to 10, got 11",
+    ],
+    [
+      { maxStateArchiveMiB: 65 },
+      "sandbox.vercel.maxStateArchiveMiB: expected a whole number of MiB from 0 to 64, got 65",
     ],
     [
       { region: "US East" },

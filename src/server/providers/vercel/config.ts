@@ -49,6 +49,12 @@ export const vercelConfigSchema = z
      * older ones are deleted so listing stays cheap.
      */
     keepStopped: intIn(0, 1000, "a whole number from 0 to 1000").default(20),
+    /**
+     * Snapshot mode with an agent layer (docs/agents/openclaw.md, "Layer"): the largest
+     * compressed state archive kept in ClawRun's store, in MiB. A bigger state is saved as a
+     * full sandbox snapshot instead (0: always). Upstash bills storage, so keep it small.
+     */
+    maxStateArchiveMiB: intIn(0, 64, "a whole number of MiB from 0 to 64").default(8),
   })
   .refine((c) => c.runtime === undefined || c.image === undefined, {
     error: 'set either "runtime" or "image", not both',

@@ -54,7 +54,13 @@ describe("capabilities", () => {
       enforcesNetworkPolicy: true,
       maxLifetimeMs: 45 * MIN,
       sharedLayers: false,
+      // An agent layer becomes a template snapshot; states up to 8 MiB go to the store.
+      layerTemplates: { maxStateArchiveBytes: 8 * 1024 * 1024 },
     });
+    expect(
+      vercelCapabilities({ mode: "snapshot", maxTimeoutMinutes: 45, maxStateArchiveMiB: 2 })
+        .layerTemplates,
+    ).toEqual({ maxStateArchiveBytes: 2 * 1024 * 1024 });
   });
 
   it("persistent mode: resumes by name, Vercel keeps the last snapshots", () => {
@@ -66,6 +72,7 @@ describe("capabilities", () => {
       enforcesNetworkPolicy: true,
       maxLifetimeMs: 300 * MIN,
       sharedLayers: false,
+      layerTemplates: null,
     });
   });
 });
