@@ -70,8 +70,14 @@ export class SandboxLifecycleManager {
     const waitLimit = this.d.timings.lockLeaseMs + startupBudgetMs(this.d) + 30_000;
     const cur = await this.cell.read();
     const admitted = admitWake(cur.value, req, clock(), policySettings(this.d));
-    if (admitted.kind === "already-running")
+    if (admitted.kind === "already-running") {
+      // A delivery to an agent still suspended by a sleep that never happened would be refused.
+      if (cur.value.suspension)
+        await this.withLock((lock) =>
+          this.cell.read().then((now) => resumeStaleSuspension(this.d, this.cell, lock, now)),
+        );
       return { status: "already-running", sandboxId: admitted.sandboxId };
+    }
     if (admitted.kind === "not-now") return { status: "not-now", reason: admitted.reason };
     while (clock() - began < waitLimit) {
       const attempt = await this.withLock(async (lock) => {
@@ -84,7 +90,7 @@ export class SandboxLifecycleManager {
           await sweepOrphans(this.d, lock, now.value.sandboxId);
         }
         if (alreadyRunning(now.value, req)) {
-          await resumeStaleSuspension(this.d, this.cell, lock);
+          await resumeStaleSuspension(this.d, this.cell, lock, now);
           return { status: "already-running", sandboxId: now.value.sandboxId as string } as const;
         }
         if (now.value.status === "running") {
@@ -281,9 +287,6 @@ export class SandboxLifecycleManager {
     // retried within seconds; a gone agent is put to rest and woken once more.
     for (let round = 0, wakes = 0; round < 4; round++) {
       if (wake.status !== "running" && wake.status !== "already-running") break;
-      // A delivery to an agent still suspended by a sleep that never happened would be refused.
-      if ((await this.cell.read()).value.suspension)
-        await this.withLock((lock) => resumeStaleSuspension(this.d, this.cell, lock));
       drain = await this.drain({ waitForRetriesMs: RETRY_WINDOW_MS });
       if (!drain.unreachable) break;
       const recovery = await this.recoverUnreachable();

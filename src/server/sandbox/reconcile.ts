@@ -99,11 +99,12 @@ async function lockedPass(
   lock: HeldLock,
   errors: string[],
 ): Promise<{ actions: TickAction[]; nextAt: number | null }> {
-  // A suspension left by a server that died before its snapshot: the agent takes work again.
-  await resumeStaleSuspension(d, cell, lock).catch((err: unknown) => {
-    errors.push(`stale suspension: ${errorMessage(err)}`);
-  });
   let cur = await cell.read();
+  // A suspension left by a server that died before its snapshot: the agent takes work again.
+  cur = await resumeStaleSuspension(d, cell, lock, cur).catch(async (err: unknown) => {
+    errors.push(`stale suspension: ${errorMessage(err)}`);
+    return cell.read();
+  });
   const now = d.clock();
   const sandbox = cur.value.sandboxId ? await findSandbox(d, cur.value.sandboxId) : null;
   const running = cur.value.status === "running" && sandbox?.status === "running";

@@ -42,7 +42,7 @@ export async function snapshotAndStop(
     return { status: "skipped", reason: "sandbox changed meanwhile" };
   // An earlier sleep's suspension that never became a snapshot is ended first: the agent
   // would answer this prepare with "another suspension is already prepared".
-  if (await resumeStaleSuspension(d, cell, lock)) cur = await cell.read();
+  cur = await resumeStaleSuspension(d, cell, lock, cur);
 
   // An agent with a suspend protocol is asked first: "busy" is activity, so it keeps running
   // (with a longer runway) and the next heartbeat asks again.
