@@ -122,3 +122,43 @@ it("a suspension granted before a server died is resumed with its id by the next
     details: { suspensionId: "s-1" },
   });
 }, 90_000);
+
+it("a message to a running agent still holding a stale suspension resumes it before the delivery", async () => {
+  dir = mkdtempSync(join(tmpdir(), "clawrun-stale-suspension-"));
+  const calls = join(dir, "calls.log");
+  const lines = () => readFileSync(calls, "utf8").split("\n").filter(Boolean);
+  const armed = { gets: 0 };
+  h = await lifecycleHarness({
+    agent: agentLogging(calls),
+    wrapProvider: dyingAfterConsent(armed),
+  });
+  const harness = h;
+  expect((await harness.manager.wake({ reason: "test", trigger: "operator" })).status).toBe(
+    "running",
+  );
+  armed.gets = 2;
+  await expect(harness.manager.sleep("test")).rejects.toThrow("server died here");
+  // As a repair that kept the sandbox running would leave it: running, the suspension recorded.
+  const cur = await harness.store.state.get();
+  if (!cur) throw new Error("no state");
+  const cas = await harness.store.state.compareAndSet(cur.version, {
+    ...cur.value,
+    status: "running",
+  });
+  expect(cas.ok).toBe(true);
+
+  await harness.store.inbox.enqueue({
+    id: "after-stale-suspension",
+    channel: "generic",
+    conversation: "c",
+    text: "hello",
+    receivedAt: Date.now(),
+    meta: {},
+  });
+  const other = await harness.newManager();
+  const out = await other.wakeAndDeliver({ reason: "test message", trigger: "message" });
+  expect(out.wake.status).toBe("already-running");
+  expect(out.drain?.delivered).toBe(1);
+  expect(lines()).toEqual(["resume -", "prepare ready s-1", "resume s-1"]);
+  expect((await harness.status()).suspension).toBeNull();
+}, 90_000);
