@@ -167,7 +167,8 @@ describe("data loss: the last sandbox's log outlives it", () => {
 
 describe("data loss: a server killed mid-operation", () => {
   it("delivers a message acknowledged just before the server died mid-wake within seconds of a restart", async () => {
-    h = await lifecycleHarness();
+    // A short lease (a documented internal timing): the restarted server waits it out, then repairs.
+    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
     const id = `m-crash-${Date.now()}`;
     await harness().store.inbox.enqueue({
       id,
@@ -192,6 +193,11 @@ describe("data loss: a server killed mid-operation", () => {
     try {
       expect(await countOf(id)).toBe(1);
       expect(Date.now() - restartedAt).toBeLessThan(25_000);
+      // The restarted server got there by repairing what the dead one left mid-wake.
+      const repairs = (await harness().ctx.store.events.list(500)).filter(
+        (e) => e.type.startsWith("status.") && /interrupted/.test(e.message),
+      );
+      expect(repairs.length, "a repair of the interrupted wake").toBeGreaterThan(0);
     } finally {
       loop.stop();
     }
