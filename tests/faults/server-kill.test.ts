@@ -104,7 +104,12 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
   }, 90_000);
 
   it("(c) mid-delivery (the agent stored the message, ClawRun had not acknowledged it): redelivered, stored once", async () => {
-    h = await lifecycleHarness({ timings, config: { agent: slowEchoAgent(1_500, 4_000) } });
+    // The dead server's claim ends 4 s (delivery timeout) + claimMarginMs after it was taken:
+    // then the restarted server redelivers. A short margin keeps that wait to seconds.
+    h = await lifecycleHarness({
+      timings: { ...timings, claimMarginMs: 500 },
+      config: { agent: slowEchoAgent(1_500, 4_000) },
+    });
     const sent = new Acknowledged();
     await sleepingAgentWithHistory(sent, ["c"]);
     const server = await serverInChild(harness(), children);
