@@ -49,6 +49,12 @@ export const LIFECYCLE = {
   /** Inbox delivery: attempts before a message is dead-lettered, and the first retry delay (doubles). */
   deliveryMaxAttempts: 5,
   deliveryRetryBaseMs: 2_000,
+  /**
+   * A delivery's claim outlives the agent's delivery timeout by this much (the reply and the
+   * ack that follow the answer), so a slow delivery is not claimed twice. A server that died
+   * mid-delivery leaves the message to the next deliverer after the timeout plus this.
+   */
+  claimMarginMs: 5_000,
   /** Local in-process reconcile tick (Vercel Cron does this in production). */
   tickIntervalMs: 60_000,
 } as const;

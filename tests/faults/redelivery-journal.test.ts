@@ -47,14 +47,16 @@ http.createServer((q, s) => {
     type: "command",
     command: "node",
     args: ["-e", script],
-    delivery: { path: "/message", format: "json", timeoutMs: 10_000 },
+    delivery: { path: "/message", format: "json", timeoutMs: 5_000 },
   };
 }
 
 it("a message redelivered after the server died between answer and ack is answered once, the same", async () => {
   receiver = await startReplyReceiver(() => (h as LifecycleHarness).webhookSecret);
   h = await lifecycleHarness({
-    timings: { lockLeaseMs: 1_500, tickIntervalMs: 500 },
+    // The dead server's claim ends the delivery timeout (5 s) + claimMarginMs after it was
+    // taken; only then may the restarted server redeliver.
+    timings: { lockLeaseMs: 1_500, tickIntervalMs: 500, claimMarginMs: 500 },
     config: { agent: countingAgent(1_500), channels: { generic: { replyUrl: receiver.url } } },
   });
   const harness = h;

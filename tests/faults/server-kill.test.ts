@@ -25,19 +25,28 @@ afterEach(async () => {
 });
 const harness = () => h as LifecycleHarness;
 
-function opInChild(op: "wake" | "sleep"): ChildProcess {
+/**
+ * One lifecycle operation in another process, loaded ahead (the app takes seconds to load
+ * through tsx) and started on `go()`, so the load overlaps the test's own set-up.
+ */
+function opInChild(op: "wake" | "sleep"): { go(): ChildProcess } {
   const child = spawn(
     process.execPath,
     [
       "--import",
       "tsx",
       "tests/fixtures/wake-in-child.ts",
-      JSON.stringify({ ...harness().params, op }),
+      JSON.stringify({ ...harness().params, op, onGo: true }),
     ],
-    { stdio: "ignore" },
+    { stdio: ["pipe", "ignore", "ignore"] },
   );
   children.push(child);
-  return child;
+  return {
+    go() {
+      child.stdin?.write("go\n");
+      return child;
+    },
+  };
 }
 
 async function sigkill(child: ChildProcess): Promise<void> {
@@ -78,8 +87,9 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
   it("(a) after a 202, before the wake started: the acknowledged messages are delivered once, in order", async () => {
     h = await lifecycleHarness({ timings });
     const sent = new Acknowledged();
+    const starting = serverInChild(harness(), children); // loads while the agent goes to sleep
     await sleepingAgentWithHistory(sent, ["a", "b"]);
-    const server = await serverInChild(harness(), children);
+    const server = await starting;
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
     for (const c of ["b", "a", "b"])
       expect(await postMessage(server.url, harness().webhookSecret, msg(c), sent)).toEqual([202]);
@@ -90,8 +100,9 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
   it("(b) mid-restore: the restarted server repairs the half-made sandbox and delivers", async () => {
     h = await lifecycleHarness({ timings });
     const sent = new Acknowledged();
+    const starting = serverInChild(harness(), children); // loads while the agent goes to sleep
     await sleepingAgentWithHistory(sent, ["a"]);
-    const server = await serverInChild(harness(), children);
+    const server = await starting;
     expect(await postMessage(server.url, harness().webhookSecret, msg("a"), sent)).toEqual([202]);
     await waitFor(
       "the restore to be under way",
@@ -104,10 +115,16 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
   }, 90_000);
 
   it("(c) mid-delivery (the agent stored the message, ClawRun had not acknowledged it): redelivered, stored once", async () => {
-    h = await lifecycleHarness({ timings, config: { agent: slowEchoAgent(1_500, 4_000) } });
+    // The dead server's claim ends 4 s (delivery timeout) + claimMarginMs after it was taken:
+    // then the restarted server redelivers. A short margin keeps that wait to seconds.
+    h = await lifecycleHarness({
+      timings: { ...timings, claimMarginMs: 500 },
+      config: { agent: slowEchoAgent(1_500, 4_000) },
+    });
     const sent = new Acknowledged();
+    const starting = serverInChild(harness(), children); // loads while the agent goes to sleep
     await sleepingAgentWithHistory(sent, ["c"]);
-    const server = await serverInChild(harness(), children);
+    const server = await starting;
     const first = msg("c");
     expect(await postMessage(server.url, harness().webhookSecret, first, sent)).toEqual([202]);
     await waitFor(
@@ -128,6 +145,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
 
   it("(d) mid-snapshot, with messages arriving meanwhile: snapshot completed by the repair, nothing lost", async () => {
     h = await lifecycleHarness({ timings });
+    const sleeper = opInChild("sleep");
     const sent = new Acknowledged();
     for (const c of ["d", "e", "d"])
       await postMessage(harness().url, harness().webhookSecret, msg(c), sent);
@@ -137,7 +155,7 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
       30_000,
       50,
     );
-    const child = opInChild("sleep");
+    const child = sleeper.go();
     // The child imports the whole server first (tsx): 20 s was not enough on a loaded machine.
     await waitFor(
       "the snapshot to start",

@@ -68,18 +68,31 @@ const CHILD_START_MS = 60_000;
 
 /** Runs one lifecycle operation in another process ("another server") that the test can kill. */
 function inChild(op: "wake" | "sleep"): ChildProcess {
+  return preparedChild(op).go();
+}
+
+/**
+ * The same, loaded ahead (the app takes seconds to load through tsx): the operation starts on
+ * `go()`, so the load overlaps the test's own set-up.
+ */
+function preparedChild(op: "wake" | "sleep"): { go(): ChildProcess } {
   const child = spawn(
     process.execPath,
     [
       "--import",
       "tsx",
       "tests/fixtures/wake-in-child.ts",
-      JSON.stringify({ ...harness().params, op }),
+      JSON.stringify({ ...harness().params, op, onGo: true }),
     ],
-    { stdio: "ignore" },
+    { stdio: ["pipe", "ignore", "ignore"] },
   );
   children.push(child);
-  return child;
+  return {
+    go() {
+      child.stdin?.write("go\n");
+      return child;
+    },
+  };
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -167,7 +180,8 @@ describe("data loss: the last sandbox's log outlives it", () => {
 
 describe("data loss: a server killed mid-operation", () => {
   it("delivers a message acknowledged just before the server died mid-wake within seconds of a restart", async () => {
-    h = await lifecycleHarness();
+    // A short lease (a documented internal timing): the restarted server waits it out, then repairs.
+    h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
     const id = `m-crash-${Date.now()}`;
     await harness().store.inbox.enqueue({
       id,
@@ -192,6 +206,11 @@ describe("data loss: a server killed mid-operation", () => {
     try {
       expect(await countOf(id)).toBe(1);
       expect(Date.now() - restartedAt).toBeLessThan(25_000);
+      // The restarted server got there by repairing what the dead one left mid-wake.
+      const repairs = (await harness().ctx.store.events.list(500)).filter(
+        (e) => e.type.startsWith("status.") && /interrupted/.test(e.message),
+      );
+      expect(repairs.length, "a repair of the interrupted wake").toBeGreaterThan(0);
     } finally {
       loop.stop();
     }
@@ -199,9 +218,10 @@ describe("data loss: a server killed mid-operation", () => {
 
   it("snapshots a sandbox found alive in an interrupted snapshot instead of letting it expire", async () => {
     h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+    const sleeper = preparedChild("sleep");
     await sendMessage("c", "one");
     expect(await countOf(await sendMessage("c", "two"))).toBe(2);
-    const child = inChild("sleep");
+    const child = sleeper.go();
     await waitFor(
       "the snapshot to start",
       async () => (await status()).status === "snapshotting",
@@ -220,10 +240,11 @@ describe("data loss: a server killed mid-operation", () => {
 
   it("never starts an empty agent when the only copy of its state was lost: failed, operator decides", async () => {
     h = await lifecycleHarness({ timings: { lockLeaseMs: 1_500 } });
+    const sleeper = preparedChild("sleep");
     await sendMessage("c", "one");
     expect(await countOf(await sendMessage("c", "two"))).toBe(2);
     const sandboxId = (await status()).sandboxId as string;
-    const child = inChild("sleep");
+    const child = sleeper.go();
     await waitFor(
       "the snapshot to start",
       async () => (await status()).status === "snapshotting",

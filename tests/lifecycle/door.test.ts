@@ -156,15 +156,15 @@ describe("a delivered message is activity", () => {
     });
     h = await lifecycleHarness({
       agent: new CommandAgent(config.agent as CommandAgentConfig, {}, process.cwd()),
-      // 5 s, not 2: on a loaded 2-core machine one delivery round took over 2 s, and that gap
+      // 4 s, not 2: on a loaded 2-core machine one delivery round took over 2 s, and that gap
       // was (rightly) idle time.
-      config: { sandbox: { activeDuration: 5 } },
+      config: { sandbox: { activeDuration: 4 } },
       timings: { ttlBufferMs: 1e9, extendByMs: 1_000 },
     });
     await sendMessage("first");
     const sandboxId = (await status()).sandboxId;
     // Twice the active duration, a message every 500 ms: never asleep.
-    const until = Date.now() + 10_000;
+    const until = Date.now() + 8_000;
     while (Date.now() < until) {
       await sendMessage("still chatting");
       const now = await status();

@@ -45,10 +45,10 @@ const delivered = async (id: string) =>
 describe("lifecycle: a long turn (real sidecar, slow daemon, short activeDuration)", () => {
   it("stays running while the message is answered, then sleeps once idle", async () => {
     h = await lifecycleHarness({
-      config: { sandbox: { activeDuration: 2 }, agent: slowEchoAgent(7_000) },
+      config: { sandbox: { activeDuration: 1 }, agent: slowEchoAgent(4_000) },
     });
     await sendLongTurn("turn-1");
-    // 7 s of answering with no file activity: 3.5 × activeDuration.
+    // 4 s of answering with no file activity: 4 × activeDuration.
     const seen = new Set<string>();
     while (!(await delivered("turn-1"))) {
       seen.add((await harness().status()).status);
@@ -63,8 +63,9 @@ describe("lifecycle: a long turn (real sidecar, slow daemon, short activeDuratio
   it("a turn past maxTurnDuration is reported stuck and no longer keeps the agent awake", async () => {
     h = await lifecycleHarness({
       config: {
-        sandbox: { activeDuration: 2, maxTurnDuration: 3 },
-        agent: slowEchoAgent(9_000),
+        sandbox: { activeDuration: 1, maxTurnDuration: 2 },
+        // Open well past maxTurnDuration, so the stuck report comes while it is still open.
+        agent: slowEchoAgent(5_000),
       },
     });
     await sendLongTurn("turn-2");

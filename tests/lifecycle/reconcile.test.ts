@@ -49,11 +49,12 @@ describe("reconcile tick (real sqlite, local provider, sidecar)", () => {
   });
 
   it("marks a sandbox killed by its native TTL as sleeping and re-registers wake hooks", async () => {
-    // activeDuration 1 s → native TTL 10 s (a 2 s extend buffer keeps the floor below that);
-    // with the parent down no heartbeat can extend it.
+    // activeDuration 1 s × a TTL multiplier of 4 → native TTL 4 s (a 2 s extend buffer keeps
+    // the floor below that), room for the wake and the snapshot before it fires; with the
+    // parent down no heartbeat can extend it.
     h = await lifecycleHarness({
       config: { sandbox: { activeDuration: 1 } },
-      timings: { ttlBufferMs: 2_000 },
+      timings: { ttlBufferMs: 2_000, ttlMultiplier: 4 },
     });
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
     await h.setParentUp(false);

@@ -116,9 +116,15 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
   });
 
   it("stops a sandbox whose daemon crash-loops and reports it failed", async () => {
-    // Listens long enough to pass the start health check, then crashes on every run.
-    const script =
-      "require('http').createServer((q,s)=>s.end()).listen(process.env.PORT); setTimeout(()=>process.exit(3), 1200)";
+    // Listens long enough to pass the start health check, then crashes on every run; the
+    // restarted runs crash sooner (a marker in its home says it ran), so the five restarts the
+    // supervisor allows take seconds, not five times the first run.
+    const script = [
+      "const fs = require('fs'), marker = (process.env.HOME || '.') + '/crashed-once';",
+      "const again = fs.existsSync(marker); fs.writeFileSync(marker, '');",
+      "require('http').createServer((q,s)=>s.end()).listen(process.env.PORT);",
+      "setTimeout(()=>process.exit(3), again ? 200 : 1200);",
+    ].join(" ");
     const config = parseClawrunConfig({
       agent: { type: "command", command: "node", args: ["-e", script] },
     });

@@ -167,13 +167,14 @@ describe("ZeroClaw agent (stand-in binary) through the lifecycle", () => {
 
   it("fails the start when the daemon listens but never becomes ready within the agent's budget", async () => {
     h = await lifecycleHarness({
-      agent: agent({ env: { STANDIN_UNPAIRED_MS: "600000" }, startupBudgetMs: 10_000 }),
+      // The agent's own start budget, short: the daemon listens within it, ready never.
+      agent: agent({ env: { STANDIN_UNPAIRED_MS: "600000" }, startupBudgetMs: 3_000 }),
       config: { agent: AGENT_SECTION, sandbox: { activeDuration: 60 } },
     });
     const outcome = await h.manager.wake({ reason: "test", trigger: "operator" });
     expect(outcome).toMatchObject({ status: "failed" });
     expect((outcome as { error: string }).error).toMatch(
-      /not healthy within 10 s \(daemon is listening but the agent is not ready yet\)/,
+      /not healthy within 3 s \(daemon is listening but the agent is not ready yet\)/,
     );
     expect((await status()).status).toBe("failed");
   }, 60_000);

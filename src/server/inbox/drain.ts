@@ -13,12 +13,12 @@ import type { DrainDeps } from "./inbox-deps";
 import { messageEvent } from "./inbox-events";
 import { waitForDue } from "./wait-for-due";
 
-/** A claim outlives the delivery timeout by this much, so a slow delivery is not claimed twice. */
-const CLAIM_MARGIN_MS = 5_000;
-
-/** How long a claimed message stays invisible to other deliverers. */
-export function deliveryVisibilityMs(agent: Pick<Agent, "deliveryTimeoutMs">): number {
-  return agent.deliveryTimeoutMs + CLAIM_MARGIN_MS;
+/** How long a claimed message stays invisible to other deliverers (the timings' claimMarginMs). */
+export function deliveryVisibilityMs(
+  agent: Pick<Agent, "deliveryTimeoutMs">,
+  timings: Pick<DrainDeps["timings"], "claimMarginMs">,
+): number {
+  return agent.deliveryTimeoutMs + timings.claimMarginMs;
 }
 const BATCH = 10;
 
@@ -78,7 +78,7 @@ export async function drainInbox(d: DrainDeps, opts: DrainOptions = {}): Promise
     unsettled: [],
   };
   const deadline = d.clock() + (opts.waitForRetriesMs ?? 0);
-  const visibilityMs = deliveryVisibilityMs(d.agent);
+  const visibilityMs = deliveryVisibilityMs(d.agent, d.timings);
   let target: DeliveryTarget | null = null;
 
   for (;;) {

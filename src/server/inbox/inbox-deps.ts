@@ -12,7 +12,7 @@ export interface DrainDeps {
   channels: ReadonlyMap<string, Channel>;
   logger: Logger;
   clock: () => number;
-  timings: { deliveryMaxAttempts: number; deliveryRetryBaseMs: number };
+  timings: { deliveryMaxAttempts: number; deliveryRetryBaseMs: number; claimMarginMs: number };
   /** CLAWRUN_SECRET: each sandbox's door key is derived from it (deliveries are signed). */
   masterSecret: string;
 }

@@ -60,7 +60,7 @@ export class Inbox {
    * the agent is running), at most one delivery's visibility window.
    */
   async settle(): Promise<void> {
-    const deadline = this.d.clock() + deliveryVisibilityMs(this.d.agent);
+    const deadline = this.d.clock() + deliveryVisibilityMs(this.d.agent, this.d.timings);
     while (this.d.clock() < deadline) {
       const now = this.d.clock();
       const pending = await this.d.store.inbox.listPending(1000);

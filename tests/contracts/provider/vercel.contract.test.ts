@@ -39,8 +39,9 @@ describeProviderContract({
         },
       );
     }),
-  // Long enough for a create and a server start through HTTP, the SDK and the emulator.
-  ttlMs: 3_000,
+  // Long enough for a create and a server start through HTTP, the SDK and the emulator
+  // (a few hundred ms at load 4; the local provider's suite runs with 1.5 s).
+  ttlMs: 2_000,
   node: process.execPath,
   listenHost: "127.0.0.1",
   unsupportedPolicies: [],
