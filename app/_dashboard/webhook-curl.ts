@@ -19,7 +19,8 @@ export function webhookCurl(url: string, source: WebhookSecretSource): string {
       : `SECRET="\${CLAWRUN_WEBHOOK_SECRET:?export CLAWRUN_WEBHOOK_SECRET first: the value this deployment was given}"`;
   return [
     secret,
-    `BODY='{"id":"hello-'$(date +%s)'","conversation":"me","text":"hello"}'`,
+    // Seconds alone repeat when pasted twice within one: the random part keeps each id new.
+    `BODY='{"id":"hello-'$(date +%s)-$RANDOM'","conversation":"me","text":"hello"}'`,
     `TS=$(date +%s000)`,
     `SIG=$(printf '%s' "$TS.$BODY" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/^.* //')`,
     `curl -sS ${shellQuote(url)} -H 'content-type: application/json' \\`,
