@@ -15,6 +15,7 @@ import { basename, join } from "node:path";
 import { z } from "zod";
 import { layerId } from "../../layers/layer-id";
 import { type LayerOnDisk, layersToPrune } from "../../layers/prune-layers";
+import { layerBootRecordSchema, layerRecipeSchema } from "../../layers/schemas";
 import {
   type BuiltLayer,
   EMPTY_BOOT_RECORD,
@@ -40,26 +41,13 @@ import { type Check, readJson, writeJsonAtomic } from "./sandbox-meta";
  * then made read-only; its manifest records the content hash, checked before every use.
  */
 
-const recipeSchema = z.object({
-  name: z.string(),
-  inputs: z.record(z.string(), z.string()),
-  build: z.array(z.string()),
-  mountAt: z.string(),
-  buildEnv: z.record(z.string(), z.string()).optional(),
-});
-
 const manifestSchema = z.object({
   format: z.literal(1),
   id: z.string(),
-  recipe: recipeSchema,
+  recipe: layerRecipeSchema,
   contentHash: z.string().regex(/^[0-9a-f]{64}$/),
   builtAt: z.number(),
   buildMs: z.number(),
-});
-
-const bootRecordSchema = z.object({
-  good: z.object({ id: z.string(), recipe: recipeSchema }).nullable(),
-  failed: z.array(z.string()),
 });
 
 /** readJson's check from a schema (the layer store runs in the server, never in the watchdog). */
@@ -100,7 +88,7 @@ export class LocalLayerStore implements LayerStore {
   }
 
   async readBoots(key: string): Promise<LayerBootRecord> {
-    return readJson(this.bootsFile(key), zodCheck(bootRecordSchema)) ?? EMPTY_BOOT_RECORD;
+    return readJson(this.bootsFile(key), zodCheck(layerBootRecordSchema)) ?? EMPTY_BOOT_RECORD;
   }
 
   async writeBoots(key: string, record: LayerBootRecord): Promise<void> {
@@ -157,7 +145,7 @@ export class LocalLayerStore implements LayerStore {
       .filter((f) => f.endsWith(".json"))
       .flatMap((f) => {
         try {
-          return [readJson(join(dir, f), zodCheck(bootRecordSchema))?.good?.id ?? null].filter(
+          return [readJson(join(dir, f), zodCheck(layerBootRecordSchema))?.good?.id ?? null].filter(
             (id): id is string => id !== null,
           );
         } catch {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { layerBootRecordSchema } from "../../layers/schemas";
 import {
   EMPTY_BOOT_RECORD,
   type LayerBootRecord,
@@ -12,18 +12,6 @@ import type { KvStore } from "../../store/types";
  * files beside the layers): which layer each agent last started on, and which new ones failed
  * to, so an upgrade that does not boot rolls back to the previous template.
  */
-const recipeSchema = z.object({
-  name: z.string(),
-  inputs: z.record(z.string(), z.string()),
-  build: z.array(z.string()),
-  mountAt: z.string(),
-  buildEnv: z.record(z.string(), z.string()).optional(),
-});
-const recordSchema = z.object({
-  good: z.object({ id: z.string(), recipe: recipeSchema }).nullable(),
-  failed: z.array(z.string()),
-});
-
 export class TemplateBoots implements LayerBootStore {
   constructor(
     private readonly kv: KvStore,
@@ -34,7 +22,7 @@ export class TemplateBoots implements LayerBootStore {
   async readBoots(key: string): Promise<LayerBootRecord> {
     const raw = await this.kv.get(`layer-boots/${key}`);
     if (raw === null) return EMPTY_BOOT_RECORD;
-    const parsed = recordSchema.safeParse(JSON.parse(raw));
+    const parsed = layerBootRecordSchema.safeParse(JSON.parse(raw));
     // A damaged record only loses the rollback memory: the wanted layer is tried.
     return parsed.success ? parsed.data : EMPTY_BOOT_RECORD;
   }
