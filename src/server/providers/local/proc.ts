@@ -65,3 +65,13 @@ export function selfIdentity(): { pid: number; startTime: number } {
   if (!stat) throw new Error("cannot read /proc/self/stat: the local provider needs Linux /proc");
   return { pid: stat.pid, startTime: stat.startTime };
 }
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

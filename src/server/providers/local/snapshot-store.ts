@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { SnapshotInfo } from "../types";
 import { SnapshotNotFoundError } from "../types";
 import { isSnapshotId, newSnapshotId } from "./ids";
+import { pidAlive } from "./proc";
 import {
   readJson,
   type SnapshotFormat,
@@ -29,15 +30,6 @@ async function fsyncPath(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -13,7 +13,7 @@ import { parseWarmJob, warmJobFor } from "./warm-node-job";
 import { REPLENISH_AFTER_MS } from "./warm-node-pool";
 
 const boot = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" };
-const env = { PATH: "/root/.local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: "/root" };
+const env = { PATH: "/home/agent/.local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: "/home/agent" };
 
 describe("warmJobFor: which commands a warm Node process may run", () => {
   it.each([
@@ -26,9 +26,9 @@ describe("warmJobFor: which commands a warm Node process may run", () => {
     ["another LANG than it booted with", "node", ["app.js"], { ...env, LANG: "de_DE.UTF-8" }, null],
     ["a TZ it did not boot with", "node", ["app.js"], { ...env, TZ: "Europe/Berlin" }, null],
   ])("%s", (_name, cmd, args, e, expected) => {
-    const job = warmJobFor(cmd, args, e, "/root", boot);
+    const job = warmJobFor(cmd, args, e, "/home/agent", boot);
     if (expected === null) expect(job).toBeNull();
-    else expect(job).toEqual({ ...expected, env: e, cwd: "/root" });
+    else expect(job).toEqual({ ...expected, env: e, cwd: "/home/agent" });
   });
 });
 

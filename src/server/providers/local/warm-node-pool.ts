@@ -14,7 +14,7 @@ import {
 import { delimiter, join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Logger } from "pino";
-import { isSameProcessAlive, readStat } from "./proc";
+import { isSameProcessAlive, pidAlive, readStat } from "./proc";
 import type { ProcessIdentity, ProcessRecord } from "./sandbox-meta";
 import { type WarmBootEnv, warmJobFor } from "./warm-node-job";
 
@@ -175,15 +175,6 @@ export class WarmNodePool {
       if (!Number.isInteger(owner) || owner === process.pid || pidAlive(owner)) continue;
       rmSync(join(this.opts.dir, name), { force: true });
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
