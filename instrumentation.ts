@@ -7,8 +7,8 @@ export async function register(): Promise<void> {
   // this after instrumentation ran; the npm scripts set it too.
   process.env.NEXT_MANUAL_SIG_HANDLE = "1";
   const { installShutdown } = await import("./src/server/shutdown/on-exit");
-  const { getContext } = await import("./src/server/compose/context");
-  installShutdown(getContext);
+  const { allContexts } = await import("./src/server/compose/context");
+  installShutdown(allContexts);
   const { startLocalTick } = await import("./src/server/tick/local-tick");
   await startLocalTick().catch((err: unknown) => {
     console.error(`clawrun: local tick not started: ${(err as Error).message}`);

@@ -12,6 +12,18 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // Frame, sniffing and referrer rules for every response; the nonce CSP is set by proxy.ts.
   headers: async () => [{ source: "/:path*", headers: [...STATIC_SECURITY_HEADERS] }],
+  // Several agents (docs/several-agents.md): an agent's operator API and its sandbox's calls
+  // (heartbeats, model gateway, scheduled wakes) reach the same routes under its name, which
+  // the route wrapper reads from the path (src/server/http/agent-of-request.ts).
+  rewrites: async () => ({
+    beforeFiles: [
+      { source: "/api/agents/:agent", destination: "/api/sandbox?agent=:agent" },
+      { source: "/api/agents/:agent/:path+", destination: "/api/:path+?agent=:agent" },
+      { source: "/agents/:agent/api/:path+", destination: "/api/:path+?agent=:agent" },
+    ],
+    afterFiles: [],
+    fallback: [],
+  }),
 };
 
 export default nextConfig;

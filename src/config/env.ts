@@ -124,6 +124,12 @@ export interface AppEnv {
    * values that may come from elsewhere (ClawRun's generated secrets), the environment wins.
    */
   moduleEnv<T>(schema: z.ZodType<T>, extra?: Record<string, string>): ModuleEnvResult<T>;
+  /**
+   * moduleEnv for one agent's own variables (docs/several-agents.md): `NAME__<SUFFIX>` is read as
+   * NAME and named so when missing. Unsuffixed variables are not read, so a second agent never
+   * borrows the first one's bot token.
+   */
+  agentModuleEnv(suffix: string): AppEnv["moduleEnv"];
 }
 
 export type ModuleEnvResult<T> =
@@ -206,6 +212,22 @@ export function inspectEnv(
     },
     passthrough: (name) => (ownSecrets.has(name) ? undefined : source[name]),
     moduleEnv: (schema, extra = {}) => parseModuleEnv(schema, { ...extra, ...nonEmpty(source) }),
+    agentModuleEnv:
+      (suffix) =>
+      (schema, extra = {}) => {
+        const own: Record<string, string> = {};
+        for (const [k, v] of Object.entries(nonEmpty(source)))
+          if (k.endsWith(suffix)) own[k.slice(0, -suffix.length)] = v;
+        const result = parseModuleEnv(schema, { ...extra, ...own });
+        if (result.ok) return result;
+        return {
+          ok: false,
+          missing: result.missing.map((name) => `${name}${suffix}`),
+          problems: result.problems.map((p) =>
+            p.replace(/^environment: ([A-Za-z0-9_]+)/, `environment: $1${suffix}`),
+          ),
+        };
+      },
   };
   return { env, problems };
 }

@@ -21,6 +21,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const keys = issue.keys.map((k) => `"${k}"`).join(", ");
     return `unknown key${issue.keys.length > 1 ? "s" : ""} ${keys} (not part of the schema)`;
   }
+  // A record's key (an agent's name): zod's own message only says "key in record".
+  if (issue.code === "invalid_key") {
+    const inner = issue.issues[0]?.message;
+    return `${inner ? cleanMessage(inner) : "invalid key"}, got ${describeValue(issue.input)}`;
+  }
   const message = cleanMessage(issue.message);
   const got = "input" in issue ? describeValue(offendingValue(issue)) : undefined;
   if (got === undefined) return message;

@@ -1,6 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
 import { SANDBOX_PORTS } from "../protocol/constants";
+import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, AGENT_SECTIONS } from "./agents-config";
 import { modelGatewaySchema } from "./model-gateway-schema";
 import { secret } from "./secret-paths";
 
@@ -153,6 +154,20 @@ export function buildConfigSchema(parts: {
     channels: channelsSchema.default(() => channelsSchema.parse({ generic: {} })),
     /** Model budget and prices (docs/model-gateway.md). */
     modelGateway: modelGatewaySchema.default(() => modelGatewaySchema.parse({})),
+    /**
+     * Several agents (src/config/agents-config.ts): each entry is laid over the sections above
+     * and then checked against this same schema, so only its shape is checked here.
+     */
+    agents: z
+      .record(
+        z
+          .string()
+          .regex(AGENT_NAME_PATTERN, { error: `expected an agent name of ${AGENT_NAME_RULE}` }),
+        z.strictObject(Object.fromEntries(AGENT_SECTIONS.map((k) => [k, z.unknown().optional()])), {
+          error: `expected an object with any of ${AGENT_SECTIONS.join(", ")}`,
+        }),
+      )
+      .optional(),
   });
 }
 

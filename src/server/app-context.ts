@@ -19,6 +19,14 @@ import type { Store } from "./store/types";
  */
 export interface AppContext {
   version: string;
+  /** This agent's name (docs/several-agents.md, "Several agents"): `instance.name` for a one-agent file. */
+  agentName: string;
+  /**
+   * What the operator's sign-in belongs to, the same for every agent of the deployment: the
+   * deployment's secrets (this context's `secrets` carry the agent's own CLAWRUN_SECRET) and
+   * the default agent's store, where sessions, sign-outs and lock-outs are kept.
+   */
+  deployment: Pick<AppContext, "env" | "logger" | "secrets" | "store">;
   startedAt: number;
   env: AppEnv;
   config: LoadedConfig;
@@ -56,4 +64,8 @@ export interface ContextOptions {
   /** Extra wake hooks (tests record register/teardown calls). */
   hooks?: WakeHook[];
   logger?: Logger;
+  /** Which agent of a several-agent clawrun.json (default: the default agent). */
+  agentName?: string;
+  /** The default agent's store (sessions live there); built by this call when not given. */
+  deploymentStore?: Store;
 }

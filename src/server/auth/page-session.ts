@@ -7,5 +7,5 @@ import { SESSION_COOKIE } from "./session";
 export async function hasOperatorSession(): Promise<boolean> {
   const ctx = await getContext();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return (await checkOperatorSession(token, ctx)).ok;
+  return (await checkOperatorSession(token, ctx.deployment)).ok;
 }

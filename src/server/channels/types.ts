@@ -172,6 +172,8 @@ export interface ChannelDeps<Env> {
    * URLs carry it (see webhook-url.ts).
    */
   protectionBypass?: string | null;
+  /** The agent's name in its webhook URLs (docs/several-agents.md); absent for the deployment's first. */
+  agent?: string | null;
   kv: ChannelKv;
   clock: () => number;
   logger: Logger;

@@ -1,10 +1,13 @@
 import packageJson from "../../../package.json";
+import { agentEnvSuffix } from "../../config/agents-config";
 import { LIFECYCLE, type LifecycleTimings } from "../../config/constants";
 import { type AppEnv, inspectEnv, readEnv } from "../../config/env";
 import { withEnvironmentDefaults } from "../../config/environment-defaults";
 import type { LoadedConfig } from "../../config/load-config";
 import { secretPaths } from "../../config/secret-paths";
-import { resolveSecrets } from "../../config/secrets";
+import { type ResolvedSecrets, resolveSecrets } from "../../config/secrets";
+import { ClawrunError } from "../../protocol/clawrun-error";
+import { deriveKey } from "../../protocol/derive-key";
 import type { Agent } from "../agents/types";
 import type { AppContext, ContextOptions } from "../app-context";
 import { QStashWakeScheduler } from "../cron/qstash-wakes";
@@ -19,7 +22,12 @@ import { CountBasedRetention } from "../sandbox/plan/retention";
 import { TemplatedProvider } from "../sandbox/templated/templated-provider";
 import { createStore } from "../store";
 import type { Store } from "../store/types";
-import { clawrunConfigSchema, loadClawrunConfig } from "./config-schema";
+import {
+  type AgentConfig,
+  agentConfigs,
+  clawrunConfigSchema,
+  loadClawrunConfig,
+} from "./config-schema";
 import { buildAgent, buildChannels, buildProvider } from "./modules";
 
 /**
@@ -27,24 +35,58 @@ import { buildAgent, buildChannels, buildProvider } from "./modules";
  * The server builds it once per process (cached on globalThis so Next's dev reloads reuse
  * it); tests build their own through `createAppContext` with their own environment.
  */
-const KEY = Symbol.for("clawrun.context");
-type Holder = { [KEY]?: Promise<AppContext> };
+const KEY = Symbol.for("clawrun.contexts");
+type Holder = { [KEY]?: Map<string, Promise<AppContext>> };
 
-export function getContext(): Promise<AppContext> {
+/**
+ * The context of one agent (docs/several-agents.md, "Several agents"), built on first use and kept;
+ * no name means the default agent. An unknown name is an UnknownAgentError (404).
+ */
+export function getContext(agentName?: string): Promise<AppContext> {
   const holder = globalThis as Holder;
-  if (!holder[KEY]) {
-    holder[KEY] = createAppContext().catch((err) => {
-      holder[KEY] = undefined; // a fixed config or env is picked up by the next request
+  holder[KEY] ??= new Map();
+  const cache = holder[KEY];
+  const key = agentName ?? "";
+  let ctx = cache.get(key);
+  if (!ctx) {
+    ctx = buildCached(agentName).catch((err) => {
+      cache.delete(key); // a fixed config or env is picked up by the next request
       throw err;
     });
+    cache.set(key, ctx);
   }
-  return holder[KEY];
+  return ctx;
+}
+
+async function buildCached(agentName: string | undefined): Promise<AppContext> {
+  if (agentName === undefined) return createAppContext();
+  const first = await getContext();
+  if (first.agentName === agentName) return first;
+  return createAppContext({ agentName, deploymentStore: first.store });
+}
+
+/** The names of the deployment's agents, in file order, with the default one marked. */
+export async function listAgents(): Promise<{ name: string; isDefault: boolean }[]> {
+  const first = await getContext();
+  return agentConfigs(loadClawrunConfig(first.env.configPath)).map((a) => ({
+    name: a.name,
+    isDefault: a.isDefault,
+  }));
+}
+
+/** Every agent's context, the default one first: the local tick, the daily cron, shutdown. */
+export async function allContexts(): Promise<AppContext[]> {
+  const agents = await listAgents();
+  const ordered = [...agents.filter((a) => a.isDefault), ...agents.filter((a) => !a.isDefault)];
+  return Promise.all(ordered.map((a) => getContext(a.isDefault ? undefined : a.name)));
 }
 
 export async function createAppContext(o: ContextOptions = {}): Promise<AppContext> {
   const cwd = o.cwd ?? process.cwd();
-  const env = readEnv(o.source, cwd);
-  const config = withEnvironmentDefaults(loadClawrunConfig(env.configPath), env);
+  const deploymentEnv = readEnv(o.source, cwd);
+  const me = pickAgent(agentConfigs(loadClawrunConfig(deploymentEnv.configPath)), o.agentName);
+  const env = agentEnv(deploymentEnv, me);
+  const config = withEnvironmentDefaults(me.loaded, env);
   const logger =
     o.logger ??
     createLogger({
@@ -53,7 +95,8 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
       // Config values the schema marks secret never reach the log, even if the config is logged.
       redact: secretPaths(clawrunConfigSchema, config.config).map((p) => `config.${p}`),
     });
-  const secrets = resolveSecrets(env);
+  const deploymentSecrets = resolveSecrets(deploymentEnv);
+  const secrets = agentSecrets(deploymentSecrets, me);
   const cfg = config.config;
   const timings: LifecycleTimings = { ...LIFECYCLE, ...env.timingOverrides };
   const clock = o.clock ?? Date.now;
@@ -66,6 +109,7 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     onVercel: env.onVercel,
   });
   const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
+  const deploymentStore = o.deploymentStore ?? store;
   const baseProvider = buildProvider(cfg, env, logger);
   const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
   const provider = withLayerTemplates(
@@ -74,8 +118,9 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   );
   const channels = buildChannels(cfg, {
     env,
+    agent: me.deploymentKeys ? null : me.name,
     secrets: secrets.secrets,
-    publicUrl: env.publicUrl,
+    publicUrl: deploymentEnv.publicUrl as string,
     kv: store.kv,
     clock,
     logger,
@@ -123,6 +168,8 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   });
   return {
     version: packageJson.version,
+    agentName: me.name,
+    deployment: { env: deploymentEnv, logger, secrets: deploymentSecrets, store: deploymentStore },
     startedAt: clock(),
     env,
     config,
@@ -138,6 +185,49 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
     modelGateway: createGatewayRuntime(cfg.agent, env),
     clock,
     close: () => store.close(),
+  };
+}
+
+export class UnknownAgentError extends ClawrunError {
+  static override readonly errorName = "UnknownAgentError";
+  constructor(name: string, known: string[]) {
+    super("not_found", `no agent named "${name}" in clawrun.json (agents: ${known.join(", ")})`, {
+      status: 404,
+    });
+  }
+}
+
+function pickAgent(agents: AgentConfig[], name: string | undefined): AgentConfig {
+  const found = agents.find((a) => (name === undefined ? a.isDefault : a.name === name));
+  if (!found)
+    throw new UnknownAgentError(
+      String(name),
+      agents.map((a) => a.name),
+    );
+  return found;
+}
+
+/**
+ * An agent other than the one named `instance.name` is reached under its own prefix
+ * (`<public URL>/agents/<name>`: heartbeats, the model gateway, scheduled wakes; next.config.ts
+ * routes it) and reads its own channel variables (`NAME__<AGENT>`).
+ */
+function agentEnv(env: AppEnv, me: AgentConfig): AppEnv {
+  if (me.deploymentKeys) return env;
+  return {
+    ...env,
+    publicUrl: env.publicUrl ? `${env.publicUrl}/agents/${me.name}` : null,
+    moduleEnv: env.agentModuleEnv(agentEnvSuffix(me.name)),
+  };
+}
+
+/** Every agent but the one named `instance.name` has its own CLAWRUN_SECRET, derived per name. */
+function agentSecrets(secrets: ResolvedSecrets, me: AgentConfig): ResolvedSecrets {
+  if (me.deploymentKeys) return secrets;
+  const own = deriveKey(secrets.secrets.CLAWRUN_SECRET, `agent-secret/${me.name}`);
+  return {
+    ...secrets,
+    secrets: { ...secrets.secrets, CLAWRUN_SECRET: own.toString("base64url") },
   };
 }
 

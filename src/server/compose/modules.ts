@@ -63,6 +63,8 @@ export function buildAgent(
 
 export interface ChannelBuildDeps {
   env: AppEnv;
+  /** The agent's name when it is not the deployment's first (its webhooks carry it), else null. */
+  agent: string | null;
   /** ClawRun's resolved secrets (generated locally): channels may declare them. */
   secrets: Record<string, string>;
   publicUrl: string;
@@ -79,7 +81,7 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
     if (section === undefined) continue;
     const config = parseSection(module.configSchema, section, `channels.${module.name}`);
     const webhookUrl = channelWebhookUrl(
-      { publicUrl: d.publicUrl, protectionBypass: d.env.protectionBypass },
+      { publicUrl: d.publicUrl, protectionBypass: d.env.protectionBypass, agent: d.agent },
       module.name,
     );
     const env = d.env.moduleEnv(module.envSchema, d.secrets);
@@ -97,6 +99,7 @@ export function buildChannels(cfg: ClawrunConfig, d: ChannelBuildDeps): Map<stri
         env: env.value,
         publicUrl: d.publicUrl,
         protectionBypass: d.env.protectionBypass,
+        agent: d.agent,
         kv: channelKv(d.kv, module.name),
         clock: d.clock,
         logger: d.logger.child({ channel: module.name }),

@@ -2,7 +2,9 @@ import { NextResponse } from "next/server";
 import { bearerToken, secretEquals } from "../../protocol/constant-time";
 import type { AppContext } from "../app-context";
 import { readBodyLimited } from "../body/read-body";
+import { allContexts } from "../compose/context";
 import { verifyQStashRequest } from "../cron/qstash-wakes";
+import { agentOfRequest } from "./agent-of-request";
 import { jsonError } from "./errors";
 import type { RouteResult } from "./route";
 
@@ -11,17 +13,29 @@ const QSTASH_MAX_BYTES = 16 * 1024;
 
 /**
  * GET /api/cron: Vercel Cron (daily on Hobby) and operators' own schedulers, with
- * `Authorization: Bearer $CRON_SECRET`; runs the reconcile tick and answers its report.
+ * `Authorization: Bearer $CRON_SECRET`; runs the reconcile tick and answers its report. Without
+ * an agent in the URL it ticks every agent of the deployment (docs/several-agents.md), each on its own,
+ * and answers `{ agents: { <name>: report } }` when there are several.
  */
 export async function handleCronGet(
   request: Request,
-  ctx: Pick<AppContext, "manager" | "secrets">,
+  ctx: Pick<AppContext, "agentName" | "manager" | "secrets">,
 ): Promise<RouteResult> {
   const token = bearerToken(request.headers.get("authorization"));
   if (!token || !secretEquals(token, ctx.secrets.secrets.CRON_SECRET)) {
     return jsonError(401, "unauthorized", "expected Authorization: Bearer <CRON_SECRET>");
   }
-  return NextResponse.json(await ctx.manager.tick());
+  const agents = agentOfRequest(request.url, undefined) ? [ctx] : await allContexts();
+  if (agents.length === 1) return NextResponse.json(await ctx.manager.tick());
+  const reports = await Promise.all(
+    agents.map(async (a) => {
+      const report = await a.manager
+        .tick()
+        .catch((err: unknown) => ({ error: (err as Error).message }));
+      return [a.agentName, report] as const;
+    }),
+  );
+  return NextResponse.json({ agents: Object.fromEntries(reports) });
 }
 
 /**

@@ -12,7 +12,8 @@ export function operatorRoute<P>(
   handler: (request: Request, ctx: AppContext, params: P) => Promise<RouteResult>,
 ) {
   return route<P>(async (request, ctx, params) => {
-    const auth = await authorizeOperator(request, ctx, kind === "mutation");
+    // Sign-in is the deployment's: one session and one lock-out for all its agents.
+    const auth = await authorizeOperator(request, ctx.deployment, kind === "mutation");
     return auth.ok ? handler(request, ctx, params) : refusalResponse(auth.refusal);
   });
 }

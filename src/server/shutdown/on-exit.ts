@@ -21,7 +21,7 @@ function say(line: string): void {
  * once. The server's entry (instrumentation.ts) passes how to get its context.
  */
 export function installShutdown(
-  contextOf: () => Promise<Pick<AppContext, "env" | "manager">>,
+  contextsOf: () => Promise<Pick<AppContext, "agentName" | "env" | "manager">[]>,
 ): void {
   const holder = globalThis as { [KEY]?: true };
   if (holder[KEY]) return; // dev reloads re-run instrumentation
@@ -35,7 +35,7 @@ export function installShutdown(
       process.exit(code);
     }
     first = Date.now();
-    void shutDown(signal, contextOf).finally(() => process.exit(code));
+    void shutDown(signal, contextsOf).finally(() => process.exit(code));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -43,17 +43,35 @@ export function installShutdown(
 
 async function shutDown(
   signal: NodeJS.Signals,
-  contextOf: () => Promise<Pick<AppContext, "env" | "manager">>,
+  contextsOf: () => Promise<Pick<AppContext, "agentName" | "env" | "manager">[]>,
+): Promise<void> {
+  let contexts: Pick<AppContext, "agentName" | "env" | "manager">[];
+  try {
+    contexts = await withBound(contextsOf(), 5_000, "the server's context");
+  } catch (err) {
+    say(`${(err as Error).message}; the agent may keep running until its sandbox's timeout`);
+    return;
+  }
+  // Only a server that runs the lifecycle itself owns the agents' sleep; elsewhere (Vercel's
+  // functions, a CLAWRUN_LOCAL_TICK=0 replica) requests and heartbeats do.
+  if (!contexts[0]?.env.localTick) return;
+  stopLocalTick();
+  // Each agent in parallel: one slow snapshot does not hold the others' past the bound.
+  const named = contexts.length > 1;
+  await Promise.all(
+    contexts.map((ctx) => sleepOne(signal, ctx, named ? `${ctx.agentName}: ` : "")),
+  );
+}
+
+async function sleepOne(
+  signal: NodeJS.Signals,
+  ctx: Pick<AppContext, "env" | "manager">,
+  who: string,
 ): Promise<void> {
   try {
-    const ctx = await withBound(contextOf(), 5_000, "the server's context");
-    // Only a server that runs the lifecycle itself owns the agent's sleep; elsewhere (Vercel's
-    // functions, a CLAWRUN_LOCAL_TICK=0 replica) requests and heartbeats do.
-    if (!ctx.env.localTick) return;
-    stopLocalTick();
     const state = (await ctx.manager.getState()).value;
     const plan = planShutdown({ state, onExit: ctx.env.onExit, now: Date.now() });
-    say(`${signal}: ${plan.say}`);
+    say(`${who}${signal}: ${plan.say}`);
     if (plan.kind !== "sleep") return;
     const started = Date.now();
     const outcome = await withBound(
@@ -61,9 +79,9 @@ async function shutDown(
       plan.boundMs,
       "the snapshot + stop",
     );
-    say(describe(outcome, Date.now() - started));
+    say(`${who}${describe(outcome, Date.now() - started)}`);
   } catch (err) {
-    say(`${(err as Error).message}; the agent may keep running until its sandbox's timeout`);
+    say(`${who}${(err as Error).message}; the agent may keep running until its sandbox's timeout`);
   }
 }
 

@@ -3,4 +3,4 @@ import { signIn } from "@/src/server/http/sign-in";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route((request, ctx) => signIn(request, ctx));
+export const POST = route((request, ctx) => signIn(request, ctx.deployment));

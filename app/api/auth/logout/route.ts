@@ -3,4 +3,4 @@ import { signOut } from "@/src/server/http/sign-in";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route((request, ctx) => signOut(request, ctx));
+export const POST = route((request, ctx) => signOut(request, ctx.deployment));
