@@ -107,6 +107,22 @@ describe("several agents in one deployment", () => {
     expect(countOf("o2")).toBe(2); // restored from its own snapshot
   });
 
+  it("keeps each agent's snapshots its own: another agent's id is unknown in its routes", async () => {
+    type Snaps = { snapshots: { id: string }[] };
+    const ops = await operatorGet<Snaps>(server, agentPath("ops", "/api/sandbox/snapshots"));
+    const mine = await operatorGet<Snaps>(server, agentPath(null, "/api/sandbox/snapshots"));
+    const opsId = ops.snapshots[0]?.id as string;
+    expect(opsId).toBeTruthy();
+    expect(mine.snapshots.map((s) => s.id)).not.toContain(opsId);
+    const del = await fetch(`${server.url}/api/sandbox/snapshots/${opsId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${server.secrets.admin}` },
+    });
+    expect(del.status).toBe(404);
+    const after = await operatorGet<Snaps>(server, agentPath("ops", "/api/sandbox/snapshots"));
+    expect(after.snapshots.map((s) => s.id)).toContain(opsId);
+  });
+
   it("refuses a heartbeat signed for another agent, and accepts the agent's own", async () => {
     const team = (await overview("team")).instance.sandboxId as string;
     const body = (ts: number) =>

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import packageJson from "../../../package.json";
 import { agentEnvSuffix } from "../../config/agents-config";
 import { LIFECYCLE, type LifecycleTimings } from "../../config/constants";
@@ -110,7 +111,8 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   });
   const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const deploymentStore = o.deploymentStore ?? store;
-  const baseProvider = buildProvider(cfg, env, logger);
+  const agentStateDir = me.deploymentKeys ? env.stateDir : join(env.stateDir, "agents", me.name);
+  const baseProvider = buildProvider(cfg, env, logger, agentStateDir);
   const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
   const provider = withLayerTemplates(
     o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider,

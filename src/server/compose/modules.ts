@@ -21,13 +21,20 @@ import type { KvStore } from "../store/types";
  * the composition root.
  */
 
-export function buildProvider(cfg: ClawrunConfig, env: AppEnv, logger: Logger): SandboxProvider {
+export function buildProvider(
+  cfg: ClawrunConfig,
+  env: AppEnv,
+  logger: Logger,
+  /** The agent's own directory (docs/several-agents.md); default: the state directory. */
+  agentStateDir = env.stateDir,
+): SandboxProvider {
   const { module, config, credentials } = resolveProviderSetup(cfg, env);
   return module.create({
     config,
     env: credentials,
     instance: cfg.instance.name,
     stateDir: env.stateDir,
+    agentStateDir,
     logger,
     hostEnv: env.hostEnv,
   });

@@ -14,6 +14,7 @@ describe("provider list", () => {
       env: {},
       instance: "clawrun",
       stateDir: "/tmp/clawrun-registry-test",
+      agentStateDir: "/tmp/clawrun-registry-test",
       logger: pino({ level: "silent" }),
       hostEnv: { PATH: "/usr/bin:/bin" },
     });

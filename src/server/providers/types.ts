@@ -277,8 +277,13 @@ export interface ProviderContext<Config = unknown, Env = unknown> {
   env: Env;
   /** The instance name: label sandboxes with it so orphans can be found. */
   instance: string;
-  /** ClawRun's state directory (the local provider keeps sandboxes and snapshots under it). */
+  /** ClawRun's state directory, shared by the deployment's agents (the local provider's layers). */
   stateDir: string;
+  /**
+   * This agent's own directory under it (docs/several-agents.md): the local provider keeps the
+   * agent's sandboxes and snapshots there. `stateDir` itself for a one-agent deployment.
+   */
+  agentStateDir: string;
   logger: Logger;
   /** PATH/LANG/TZ that processes a provider runs on this machine may inherit. */
   hostEnv: { PATH: string; LANG?: string; TZ?: string };

@@ -20,7 +20,8 @@ export const localProvider: ProviderModule<z.output<typeof localConfigSchema>, o
   capabilities: () => LOCAL_CAPABILITIES,
   create: (ctx) =>
     new LocalProvider({
-      stateDir: ctx.stateDir,
+      stateDir: ctx.agentStateDir,
+      sharedDir: ctx.stateDir,
       logger: ctx.logger,
       hostEnv: ctx.hostEnv,
       keepStopped: ctx.config.keepStopped,

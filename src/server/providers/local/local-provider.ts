@@ -34,6 +34,11 @@ import { launchWatchdog, stopWatchdog } from "./watchdog-launcher";
 export interface LocalProviderOptions {
   /** Sandboxes live in <stateDir>/sandboxes, snapshots in <stateDir>/snapshots. */
   stateDir: string;
+  /**
+   * Where agent layers and the warm Node pool live, shared by several agents' providers
+   * (docs/several-agents.md); default: stateDir.
+   */
+  sharedDir?: string;
   logger: Logger;
   /** SIGTERM → SIGKILL grace on stop and expiry. Default 3 s. */
   killGraceMs?: number;
@@ -115,7 +120,7 @@ export class LocalProvider implements SandboxProvider {
     this.sandboxesDir = join(opts.stateDir, "sandboxes");
     this.snapshots = new SnapshotStore(join(opts.stateDir, "snapshots"));
     this.layers = new LocalLayerStore({
-      dir: join(opts.stateDir, "layers"),
+      dir: join(opts.sharedDir ?? opts.stateDir, "layers"),
       hostEnv: this.hostEnv(),
       mounted: () => this.mountedLayers(),
     });
@@ -124,7 +129,7 @@ export class LocalProvider implements SandboxProvider {
       opts.warmNode === false
         ? null
         : new WarmNodePool({
-            dir: join(opts.stateDir, "warm"),
+            dir: join(opts.sharedDir ?? opts.stateDir, "warm"),
             bundle: opts.warmNodeBundle ?? bundlePath("localWarmNode"),
             // What sandboxEnv gives every process: a command with exactly these runs warm.
             boot: {
