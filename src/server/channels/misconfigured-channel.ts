@@ -44,6 +44,11 @@ export class MisconfiguredChannel implements Channel {
     throw new ChannelSendError(this.error().message, { permanent: true });
   }
 
+  /** Nothing is sent to the platform: registering without the channel's secrets cannot work. */
+  async register(): Promise<{ ok: boolean; detail: string }> {
+    return { ok: false, detail: this.error().message };
+  }
+
   async status(): Promise<ChannelStatus> {
     return {
       missingEnv: this.missing,
