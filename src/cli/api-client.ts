@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CliTarget } from "../config/cli-env";
 import { signatureHeaders } from "../protocol/signing";
+import { agentApiPath, genericWebhookPath } from "./agent-route";
 import { apiErrorSchema } from "./api-schemas";
 import { CliError, EXIT } from "./exit-codes";
 
@@ -8,29 +9,65 @@ import { CliError, EXIT } from "./exit-codes";
  * The operator API over HTTP (docs/api.md) with the bearer secret, and the signed generic
  * webhook for `send`. Every failure becomes a CliError with a message naming the URL and
  * what to do, and the exit code of docs/cli.md (3: not reachable or credentials refused).
+ * With an agent named (--agent, CLAWRUN_AGENT) every operator path and the webhook are that
+ * agent's (agent-route.ts), so the commands name the plain routes only.
  */
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** The code of a 404 that is not ClawRun's: the route does not exist on that server. */
+const NOT_A_CLAWRUN_404 = "no_such_route";
 
 export interface Answer<T> {
   status: number;
   body: T;
 }
 
+export interface ApiClientOptions {
+  /** The deployment's agent to speak to; null: the default one (the plain routes). */
+  agent?: string | null;
+  timeoutMs?: number;
+  /** Aborted on Ctrl-C: the request in flight ends with CliError "interrupted". */
+  interrupt?: AbortSignal;
+}
+
 export class ApiClient {
+  private readonly timeoutMs: number;
+  private readonly interrupt?: AbortSignal;
+  readonly agent: string | null;
+
   constructor(
     private readonly target: CliTarget,
-    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
-    /** Aborted on Ctrl-C: the request in flight ends with CliError "interrupted". */
-    private readonly interrupt?: AbortSignal,
-  ) {}
+    options: ApiClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.interrupt = options.interrupt;
+    this.agent = options.agent ?? null;
+  }
 
   get url(): string {
     return this.target.url;
   }
 
+  /** The URL and, when one is named, the agent: for messages ("following …"). */
+  get where(): string {
+    return this.agent === null ? this.target.url : `${this.target.url}, agent ${this.agent}`;
+  }
+
   get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
     return this.operator("GET", path, schema).then((a) => a.body);
+  }
+
+  /**
+   * GET a route an older server may not have: its 404 (Next's own page, no ClawRun error)
+   * answers null instead of failing, so a command can fall back to what that server knows.
+   */
+  async getIfPresent<T>(path: string, schema: z.ZodType<T>): Promise<T | null> {
+    try {
+      return await this.get(path, schema);
+    } catch (err) {
+      if (err instanceof CliError && err.code === NOT_A_CLAWRUN_404) return null;
+      throw err;
+    }
   }
 
   /** `answers`: error statuses whose body is still an answer of `schema` (e.g. 502 "the platform refused"). */
@@ -61,7 +98,8 @@ export class ApiClient {
     }
     const raw = JSON.stringify(body);
     const headers = { "content-type": "application/json", ...signatureHeaders(secret, raw) };
-    return this.request("POST", "/api/webhooks/generic", schema, headers, raw, timeoutMs);
+    const path = genericWebhookPath(this.agent);
+    return this.request("POST", path, schema, headers, raw, timeoutMs);
   }
 
   private operator<T>(
@@ -86,7 +124,8 @@ export class ApiClient {
       raw = JSON.stringify(body);
       headers["content-type"] = "application/json";
     }
-    return this.request(method, path, schema, headers, raw, timeoutMs, answers);
+    const routed = agentApiPath(path, this.agent);
+    return this.request(method, routed, schema, headers, raw, timeoutMs, answers);
   }
 
   private async request<T>(
@@ -145,6 +184,18 @@ export class ApiClient {
       const error = apiErrorSchema.safeParse(json);
       if (error.success) {
         throw new CliError(EXIT.failure, error.data.error.message, error.data.error.code);
+      }
+      if (res.status === 404) {
+        // No route at all: a server from before that route (or before several agents).
+        const question =
+          this.agent === null
+            ? `is ${where} a ClawRun deployment of this CLI's version?`
+            : `does ${where} run a ClawRun that knows several agents (--agent needs one)?`;
+        throw new CliError(
+          EXIT.failure,
+          `${method} ${path} answered HTTP 404 without a ClawRun error (${question})`,
+          NOT_A_CLAWRUN_404,
+        );
       }
       throw new CliError(
         EXIT.failure,

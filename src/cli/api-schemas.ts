@@ -155,3 +155,21 @@ export const preparedLayerSchema = z.looseObject({
   snapshotId: z.string().nullable(),
   ms: z.number(),
 });
+
+/** GET /api/agents: the deployment's agents, in clawrun.json's order (docs/api.md). */
+export const fleetSchema = z.looseObject({
+  agents: z.array(
+    z.looseObject({
+      name: z.string(),
+      isDefault: z.boolean(),
+      status: z.string(),
+      since: nullableMs,
+      error: z.string().nullable().optional(),
+      activeUntil: nullableMs,
+      pending: z.number(),
+      failed: z.number(),
+      awakeTodayMs: z.number(),
+    }),
+  ),
+});
+export type FleetRowView = z.infer<typeof fleetSchema>["agents"][number];

@@ -41,6 +41,12 @@ export const GLOBAL_FLAGS: FlagSpecs = {
     description:
       "the deployment (default: CLAWRUN_URL, CLAWRUN_PUBLIC_URL, http://127.0.0.1:$PORT)",
   },
+  agent: {
+    type: "string",
+    value: "<name>",
+    description:
+      "which agent of a deployment with several (default: CLAWRUN_AGENT, else the default agent)",
+  },
   help: { type: "boolean", short: "h", description: "this help" },
 };
 

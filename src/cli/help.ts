@@ -37,6 +37,8 @@ export function generalHelp(commands: readonly Command[]): string[] {
     "",
     "The deployment: --url, else CLAWRUN_URL, else CLAWRUN_PUBLIC_URL, else http://127.0.0.1:$PORT",
     "(3000). The operator secret: ADMIN_SECRET, else <CLAWRUN_STATE_DIR>/secrets.json (.clawrun).",
+    "Several agents in one deployment: --agent <name> (or CLAWRUN_AGENT) picks one for any command;",
+    "without it the default agent answers, and `clawrun status` lists them all.",
     "",
     "exit codes: 0 ok · 1 failed · 2 usage error · 3 cannot reach the deployment or credentials refused",
     "`clawrun <command> --help` tells more about each.",

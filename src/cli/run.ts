@@ -1,6 +1,7 @@
 import packageJson from "../../package.json";
 import { readCliTarget } from "../config/cli-env";
 import { EnvError } from "../config/env";
+import { pickAgent } from "./agent-route";
 import { ApiClient } from "./api-client";
 import { flag, parseArgs } from "./args";
 import { type Command, type CommandContext, GLOBAL_FLAGS } from "./command";
@@ -42,7 +43,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       return EXIT.ok;
     }
     checkArity(command, args.positionals);
-    return await command.run(context(io, flag.bool(args, "json"), flag.str(args, "url")), args);
+    const agent = pickAgent(flag.str(args, "agent"), io.env.CLAWRUN_AGENT);
+    const ctx = context(io, flag.bool(args, "json"), flag.str(args, "url"), agent?.name ?? null);
+    return await command.run(ctx, args);
   } catch (err) {
     const e = asCliError(err);
     if (json) io.out(JSON.stringify({ error: { code: e.code ?? "failed", message: e.message } }));
@@ -55,7 +58,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
 }
 
-function context(io: CliIo, json: boolean, url: string | undefined): CommandContext {
+function context(
+  io: CliIo,
+  json: boolean,
+  url: string | undefined,
+  agent: string | null,
+): CommandContext {
   let target: ReturnType<typeof readCliTarget> | undefined;
   const getTarget = () => {
     target ??= readCliTarget(io.env, io.cwd, url);
@@ -69,7 +77,7 @@ function context(io: CliIo, json: boolean, url: string | undefined): CommandCont
     cwd: io.cwd,
     signal: io.signal,
     target: getTarget,
-    api: () => new ApiClient(getTarget(), undefined, io.signal),
+    api: () => new ApiClient(getTarget(), { agent, interrupt: io.signal }),
     now: () => Date.now(),
   };
 }

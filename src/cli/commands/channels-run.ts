@@ -60,7 +60,7 @@ async function pickChannels(ctx: CommandContext, names: string[]): Promise<Chann
   if (unknown.length > 0) {
     throw new CliError(
       EXIT.usage,
-      `not configured at ${ctx.api().url}: ${unknown.join(", ")} (configured: ${[...known].join(", ") || "none"})`,
+      `not configured at ${ctx.api().where}: ${unknown.join(", ")} (configured: ${[...known].join(", ") || "none"})`,
       "unknown_channel",
     );
   }

@@ -38,7 +38,7 @@ export const eventsCommand: Command = {
     const follow = flag.bool(args, "follow");
     if (cursor === null && !ctx.json && !follow) ctx.out("no events yet");
     if (!follow) return EXIT.ok;
-    ctx.err(`(following ${api.url}: new events appear as they happen; Ctrl-C ends)`);
+    ctx.err(`(following ${api.where}: new events appear as they happen; Ctrl-C ends)`);
     // A window of the newest 200 events per poll: more than a second can produce.
     const poll = followPoller(ctx);
     while (!ctx.signal.aborted) {

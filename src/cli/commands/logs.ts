@@ -33,7 +33,7 @@ export const logsCommand: Command = {
     };
     print(last.lines, last.sandboxId);
     if (follow)
-      ctx.err(`(following ${api.url}: new lines appear as they are written; Ctrl-C ends)`);
+      ctx.err(`(following ${api.where}: new lines appear as they are written; Ctrl-C ends)`);
     const poll = followPoller(ctx);
     while (follow && !ctx.signal.aborted) {
       await pause(interval, ctx.signal);
