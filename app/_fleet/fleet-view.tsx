@@ -113,7 +113,7 @@ export function FleetView() {
                         <td className="num nowrap" data-testid="fleet-sleeps">
                           {formatSleepsIn(r, now)}
                         </td>
-                        <td className="break">
+                        <td className="fleet-reason">
                           {r.error ? <span className="error">{r.error}</span> : r.reason || "—"}
                         </td>
                         <td className="num right">{r.pending}</td>
