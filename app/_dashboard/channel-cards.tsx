@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import type { ChannelCard } from "@/src/server/dashboard/channel-cards";
+import { useApiPath } from "./agent-context";
 import { api } from "./api";
 import { formatAge } from "./format";
 import { Panel } from "./panel";
@@ -14,14 +15,15 @@ export function ChannelCards({ now }: { now: number }) {
   const [cards, setCards] = useState<ChannelCard[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const at = useApiPath();
   const load = useCallback(async () => {
     try {
-      setCards((await api<{ channels: ChannelCard[] }>("/api/sandbox/channels")).channels);
+      setCards((await api<{ channels: ChannelCard[] }>(at("/api/sandbox/channels"))).channels);
       setError(null);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
-  }, []);
+  }, [at]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -30,7 +32,7 @@ export function ChannelCards({ now }: { now: number }) {
     setNotice(`Registering ${name}…`);
     try {
       const r = await api<{ ok: boolean; detail: string }>(
-        `/api/sandbox/channels/${encodeURIComponent(name)}/register`,
+        at(`/api/sandbox/channels/${encodeURIComponent(name)}/register`),
         { method: "POST" },
       );
       setNotice(`${name}: ${r.detail}`);

@@ -1,6 +1,7 @@
 "use client";
 
 import { ActionsBar } from "./actions-bar";
+import { AgentProvider } from "./agent-context";
 import { AwakePanel } from "./awake-panel";
 import { ChannelCards } from "./channel-cards";
 import { ConfigPanel } from "./config-panel";
@@ -22,12 +23,28 @@ import { useActions } from "./use-actions";
 import { useLiveData } from "./use-live-data";
 import { useNow } from "./use-now";
 
+/** Which agent a dashboard shows, when the deployment has several (app/agents/[agent]/page.tsx). */
+export interface DashboardAgent {
+  name: string;
+  /** The default agent keeps the plain routes; the others are reached under their name. */
+  isDefault: boolean;
+}
+
 /**
  * The operator dashboard: the answer on top, then the panels, each a small component of its
  * own. Data is pushed by the server (use-live-data); while it is unreachable the page says
- * so, greys out and its clocks stop.
+ * so, greys out and its clocks stop. Without `agent` it is the one agent of the deployment;
+ * with it, that agent's page in the fleet, with its name and a way back.
  */
-export function Dashboard() {
+export function Dashboard({ agent }: { agent?: DashboardAgent }) {
+  return (
+    <AgentProvider agent={agent && !agent.isDefault ? agent.name : null}>
+      <AgentDashboard agent={agent} />
+    </AgentProvider>
+  );
+}
+
+function AgentDashboard({ agent }: { agent?: DashboardAgent }) {
   const feed = useLiveData();
   const stale = feed.live.staleSince !== null;
   const now = useNow(feed.skewMs, stale ? (feed.live.staleSince ?? undefined) : undefined);
@@ -41,7 +58,19 @@ export function Dashboard() {
       <header className="topbar">
         <div className="brand">
           <h1>ClawRun</h1>
-          <span className="muted small">operator dashboard</span>
+          {agent ? (
+            <>
+              <span className="agent-name" data-testid="agent-name">
+                {agent.name}
+                {agent.isDefault ? <span className="muted small"> (default)</span> : null}
+              </span>
+              <a href="/" className="small" data-testid="back-to-fleet">
+                ← All agents
+              </a>
+            </>
+          ) : (
+            <span className="muted small">operator dashboard</span>
+          )}
         </div>
         <div className="row">
           {stale ? null : <LiveBanner live={feed.live} now={Date.now()} />}

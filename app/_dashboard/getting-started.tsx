@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { useAgentName, useApiPath } from "./agent-context";
+import { agentWebhookPath } from "./agent-path";
 import { api } from "./api";
 import type { Overview } from "./types";
 import { webhookCurl } from "./webhook-curl";
@@ -21,10 +23,14 @@ interface TestReply {
 const REPLY_WAIT_MS = 180_000;
 
 /** Polls the test message's fate until the reply (or a dead letter) is recorded. */
-async function waitForReply(id: string, say: (text: string) => void): Promise<string> {
+async function waitForReply(
+  id: string,
+  at: (path: string) => string,
+  say: (text: string) => void,
+): Promise<string> {
   const deadline = Date.now() + REPLY_WAIT_MS;
   while (Date.now() < deadline) {
-    const r = await api<TestReply>(`/api/sandbox/test-message/${encodeURIComponent(id)}`);
+    const r = await api<TestReply>(at(`/api/sandbox/test-message/${encodeURIComponent(id)}`));
     if (r.state === "replied") return `Reply: ${r.reply || "(the agent answered nothing)"}`;
     if (r.state === "failed") return `Not delivered: ${r.detail ?? "dead-lettered"}`;
     say(
@@ -49,9 +55,11 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
   // Open on a never-started agent; after that the operator decides (a status change must not
   // snap it shut under their cursor).
   const [open, setOpen] = useState<boolean | null>(null);
+  const agent = useAgentName();
+  const at = useApiPath();
   if (!overview) return null;
   const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const url = `${origin}/api/webhooks/generic`;
+  const url = `${origin}${agentWebhookPath(agent, "generic")}`;
   const curl = webhookCurl(url, overview.webhookSecret);
 
   const send = async () => {
@@ -59,10 +67,14 @@ export function GettingStarted({ overview }: { overview: Overview | null }) {
     setError(null);
     setAnswer(null);
     try {
-      const res = await api<TestAnswer>("/api/sandbox/test-message", { method: "POST", body: {} });
+      const res = await api<TestAnswer>(at("/api/sandbox/test-message"), {
+        method: "POST",
+        body: {},
+      });
       if (res.status === "delivered")
         setAnswer(`Reply: ${res.reply ?? "(the agent answered nothing)"}`);
-      else if (res.status === "queued" && res.id) setAnswer(await waitForReply(res.id, setAnswer));
+      else if (res.status === "queued" && res.id)
+        setAnswer(await waitForReply(res.id, at, setAnswer));
       else setAnswer(`The server answered “${res.status}”.`);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

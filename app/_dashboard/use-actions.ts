@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { useApiPath } from "./agent-context";
 import { api } from "./api";
 import { asSentence } from "./format";
 import type { Overview } from "./types";
@@ -15,6 +16,7 @@ export interface Actions {
   error: string | null;
   /** Polite announcement of what was just asked for (aria-live). */
   notice: string | null;
+  /** `path` is the plain operator route (`/api/sandbox/…`); the shown agent's prefix is added here. */
   run(label: string, path: string, init?: { method?: string; body?: unknown }): Promise<boolean>;
 }
 
@@ -38,6 +40,7 @@ export function useActions(
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const current = fingerprint(overview);
+  const at = useApiPath();
 
   const settledIn = overview && !overview.transitioning ? overview.instance : null;
   useEffect(() => {
@@ -70,7 +73,7 @@ export function useActions(
       setNotice(`${label}: sent`);
       const before = current;
       try {
-        const res = await api<{ action?: string; to?: string }>(path, {
+        const res = await api<{ action?: string; to?: string }>(at(path), {
           method: "POST",
           ...init,
         });
@@ -87,7 +90,7 @@ export function useActions(
         refreshNow();
       }
     },
-    [current, refreshNow],
+    [current, refreshNow, at],
   );
 
   return { busy: inFlight ?? settling?.label ?? null, error, notice, run };

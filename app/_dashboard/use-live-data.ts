@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useApiPath } from "./agent-context";
 import { ApiError, api } from "./api";
 import { DETAIL_SOURCES, type DetailKey } from "./detail-sources";
 import type { DashboardData, Overview, Transition } from "./types";
@@ -45,7 +46,8 @@ export interface DashboardFeed {
 }
 
 /**
- * The dashboard's data, pushed by the server (server-sent events, GET /api/sandbox/stream):
+ * The dashboard's data, pushed by the server (server-sent events, GET /api/sandbox/stream of
+ * the shown agent):
  * the overview on every state change, the slower panels fetched when the state or the event
  * log moved. When the stream goes quiet or breaks, the page is marked stale (never silently
  * old); a lost session sends the operator to sign in.
@@ -57,6 +59,7 @@ export function useLiveData(): DashboardFeed {
   const [live, setLive] = useState<LiveState>({ updatedAt: null, staleSince: null, reconnects: 0 });
   const [trail, setTrail] = useState<Transition[]>([]);
   const reload = useRef<() => void>(() => undefined);
+  const at = useApiPath();
 
   useEffect(() => {
     let stopped = false;
@@ -76,7 +79,7 @@ export function useLiveData(): DashboardFeed {
       }
       loading = true;
       detailsAt = Date.now();
-      const results = await Promise.allSettled(DETAIL_SOURCES.map((s) => s.load()));
+      const results = await Promise.allSettled(DETAIL_SOURCES.map((s) => s.load(at)));
       if (stopped) return;
       const patch: Partial<DashboardData> = {};
       const errors: DashboardFeed["panelErrors"] = {};
@@ -116,7 +119,7 @@ export function useLiveData(): DashboardFeed {
 
     const open = () => {
       if (stopped) return;
-      source = new EventSource("/api/sandbox/stream");
+      source = new EventSource(at("/api/sandbox/stream"));
       source.addEventListener("overview", (e) => {
         const { marker, transitions, overview } = JSON.parse((e as MessageEvent).data) as {
           marker: string;
@@ -142,7 +145,7 @@ export function useLiveData(): DashboardFeed {
         if (source?.readyState !== EventSource.CLOSED) return; // the browser retries itself
         source = null;
         // Refused outright: a lost session answers 401 (then sign in again), else try later.
-        void api<Overview>("/api/sandbox").then(
+        void api<Overview>(at("/api/sandbox")).then(
           () => undefined,
           (err: unknown) => {
             if (err instanceof ApiError && err.status === 401) window.location.assign("/login");
@@ -162,7 +165,7 @@ export function useLiveData(): DashboardFeed {
       clearTimeout(reopen);
       source?.close();
     };
-  }, []);
+  }, [at]);
 
   const refreshNow = useCallback(() => reload.current(), []);
   return { data, panelErrors, skewMs, live, trail, refreshNow };
