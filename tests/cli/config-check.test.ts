@@ -49,6 +49,11 @@ describe("clawrun config check", () => {
       'sandbox.activeDuration: expected a positive integer, got "5m"',
     ],
     [
+      "a bad entry under agents",
+      deployment({ agents: { clawrun: {}, team: { sandbox: { activeDuration: -1 } } } }),
+      "agents.team: sandbox.activeDuration: expected a positive integer, got -1",
+    ],
+    [
       "half a Redis credential pair",
       { ...deployment({}), UPSTASH_REDIS_REST_URL: "https://x.upstash.io" },
       "UPSTASH_REDIS_REST_URL is set but UPSTASH_REDIS_REST_TOKEN is not",

@@ -1,7 +1,7 @@
 import { type AppEnv, EnvError, readEnv, SECRET_NAMES } from "../../config/env";
 import { ConfigError } from "../../config/load-config";
 import { MissingSecretsError } from "../../config/secrets";
-import { loadClawrunConfig } from "../compose/config-schema";
+import { agentConfigs, loadClawrunConfig } from "../compose/config-schema";
 import { resolveProviderSetup } from "../providers/provider-setup";
 
 /**
@@ -19,15 +19,20 @@ export function checkStartup(
 ): StartupCheck {
   try {
     const env = readEnv(source, cwd);
-    const { path, config } = loadClawrunConfig(env.configPath);
+    const file = loadClawrunConfig(env.configPath);
+    const { path } = file;
+    // Every agent's entry (docs/several-agents.md), checked as the server checks it.
+    const agents = agentConfigs(file);
     const problems: string[] = [];
     const missing = SECRET_NAMES.filter((n) => env.givenSecrets[n] === undefined);
     if (env.onVercel && missing.length > 0) problems.push(new MissingSecretsError(missing).message);
     // The provider's credentials, checked exactly as the server checks them when it starts.
-    try {
-      resolveProviderSetup(config, env);
-    } catch (err) {
-      problems.push(...startupProblems(err));
+    for (const agent of agents) {
+      try {
+        resolveProviderSetup(agent.loaded.config, env);
+      } catch (err) {
+        problems.push(...startupProblems(err));
+      }
     }
     if (problems.length > 0) return { ok: false, problems };
     return { ok: true, env, configPath: path };
