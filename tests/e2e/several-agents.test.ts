@@ -3,7 +3,7 @@ import { deriveKey, heartbeatSecret } from "../../src/protocol/derive-key";
 import { signatureHeaders } from "../../src/protocol/signing";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { waitFor } from "../support/free-port";
-import { operatorGet } from "../support/messages";
+import { operatorGet, sendMessage } from "../support/messages";
 import { printOutputOnFailure } from "../support/output-on-failure";
 import { startReplyReceiver } from "../support/reply-receiver";
 
@@ -36,18 +36,8 @@ afterAll(async () => {
 const agentPath = (agent: string | null, path: string) =>
   agent ? `/api/agents/${agent}${path.replace(/^\/api/, "")}` : path;
 
-async function send(agent: string | null, id: string, text: string) {
-  const raw = JSON.stringify({ id, conversation: "c", text });
-  const res = await fetch(`${server.url}/api/webhooks/generic${agent ? `/${agent}` : ""}`, {
-    method: "POST",
-    body: raw,
-    headers: {
-      "content-type": "application/json",
-      ...signatureHeaders(server.secrets.webhook, raw),
-    },
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const send = (agent: string | null, id: string, text: string) =>
+  sendMessage(server, { id, conversation: "c", text }, agent ?? undefined);
 const replyTo = (id: string) => receiver.replies.find((r) => r.inReplyTo === id);
 const countOf = (id: string) => Number(/message #(\d+)/.exec(replyTo(id)?.text ?? "")?.[1]);
 type Overview = { instance: { name: string; status: string; sandboxId: string | null } };

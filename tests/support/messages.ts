@@ -5,9 +5,11 @@ import type { ClawrunServer } from "./clawrun-server";
 export async function sendMessage(
   server: ClawrunServer,
   msg: { id: string; conversation: string; text: string },
+  /** Another agent of the deployment (docs/several-agents.md); default: the default agent. */
+  agent?: string,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const raw = JSON.stringify(msg);
-  const res = await fetch(`${server.url}/api/webhooks/generic`, {
+  const res = await fetch(`${server.url}/api/webhooks/generic${agent ? `/${agent}` : ""}`, {
     method: "POST",
     body: raw,
     headers: {

@@ -1,8 +1,8 @@
 import type { AppContext } from "../app-context";
 import type { InstanceStatus } from "../domain/instance-state";
 import { policySettings } from "../sandbox/deps";
-import { sleepForecast } from "../sandbox/plan/policy";
 import { summarizeAwake } from "./awake-time";
+import { forecastFor } from "./forecast-for";
 
 const DAY = 24 * 60 * 60_000;
 
@@ -53,18 +53,7 @@ export async function fleetRow(
     timings: ctx.timings,
     provider: ctx.provider,
   });
-  const forecast = heartbeat
-    ? sleepForecast(
-        {
-          sandboxCreatedAt: heartbeat.sandboxCreatedAt,
-          lastChangedAt: heartbeat.lastChangedAt,
-          openDeliverySince: heartbeat.openDeliverySince ?? null,
-          cronDueAt: state.cronDueAt,
-          now,
-        },
-        settings,
-      )
-    : null;
+  const forecast = forecastFor(state, heartbeat, settings, now);
   return {
     name: ctx.agentName,
     isDefault,

@@ -5,9 +5,10 @@ import type { StoredHeartbeat } from "../domain/heartbeat-record";
 import type { InstanceState } from "../domain/instance-state";
 import { sidecarClient } from "../door/sidecar-client";
 import { policySettings } from "../sandbox/deps";
-import { nextRetryAt, sleepForecast } from "../sandbox/plan/policy";
+import { nextRetryAt } from "../sandbox/plan/policy";
 import { TRANSITIONAL } from "../sandbox/plan/status-machine";
 import { type AwakeSummary, summarizeAwake } from "./awake-time";
+import { forecastFor } from "./forecast-for";
 
 const DAY = 24 * 60 * 60_000;
 
@@ -53,19 +54,7 @@ export async function buildOverview(ctx: AppContext, now = ctx.clock()): Promise
     timings: ctx.timings,
     provider: ctx.provider,
   });
-  const forecast =
-    state.status === "running" && heartbeat
-      ? sleepForecast(
-          {
-            sandboxCreatedAt: heartbeat.sandboxCreatedAt,
-            lastChangedAt: heartbeat.lastChangedAt,
-            openDeliverySince: heartbeat.openDeliverySince ?? null,
-            cronDueAt: state.cronDueAt,
-            now,
-          },
-          settings,
-        )
-      : null;
+  const forecast = forecastFor(state, heartbeat, settings, now);
   const openSince = state.sandboxId ? state.sandboxCreatedAt : null;
   return {
     now,
