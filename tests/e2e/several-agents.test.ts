@@ -67,7 +67,8 @@ describe("several agents in one deployment", () => {
     expect(views.map((v) => v.instance.name)).toEqual(["clawrun", "clawrun--team", "clawrun--ops"]);
     const ids = views.map((v) => v.instance.sandboxId);
     expect(new Set(ids).size).toBe(3);
-    expect(views.map((v) => v.instance.status)).toEqual(["running", "running", "running"]);
+    // ops rests after 3 s idle, which a loaded machine can reach by now; the others rest in 10 min.
+    expect(views.slice(0, 2).map((v) => v.instance.status)).toEqual(["running", "running"]);
   });
 
   it("lists the fleet in file order, each row its own state", async () => {
@@ -138,13 +139,17 @@ describe("several agents in one deployment", () => {
       "/agents/team/api/heartbeat",
       heartbeatSecret(server.secrets.clawrun, team),
     );
-    expect(forged.status).toBe(401);
+    const codeOf = async (r: Response) =>
+      `${r.status} ${((await r.json()) as { error?: { code?: string } }).error?.code ?? "ok"}`;
+    expect(await codeOf(forged)).toBe("401 unauthorized");
     // Signed with team's keys but sent to the default agent: refused there too.
     const misrouted = await post("/api/heartbeat", heartbeatSecret(teamMaster, team));
-    expect(misrouted.status).toBe(401);
-    // The control: team's own key at team's URL is a heartbeat.
+    expect(await codeOf(misrouted)).toBe("401 unauthorized");
+    // The control: team's own key at team's URL verifies. It is a heartbeat, or "replayed" when
+    // the sidecar's own heartbeat, signed a moment later, was recorded first (checked after the
+    // signature, so it also proves the key).
     const own = await post("/agents/team/api/heartbeat", heartbeatSecret(teamMaster, team));
-    expect(own.status).toBe(200);
+    expect(["200 ok", "401 replayed"]).toContain(await codeOf(own));
   });
 
   it("answers 404 naming the agents for an unknown one, and changes nothing", async () => {

@@ -112,7 +112,8 @@ export async function createAppContext(o: ContextOptions = {}): Promise<AppConte
   const store = o.wrapStore ? o.wrapStore(baseStore) : baseStore;
   const deploymentStore = o.deploymentStore ?? store;
   const agentStateDir = me.deploymentKeys ? env.stateDir : join(env.stateDir, "agents", me.name);
-  const baseProvider = buildProvider(cfg, env, logger, agentStateDir);
+  // Provider credentials are the deployment's (docs/several-agents.md): its environment, not the agent's.
+  const baseProvider = buildProvider(cfg, deploymentEnv, logger, agentStateDir);
   const agent = o.agent ?? buildAgent(cfg, env, cwd, secrets.secrets.CLAWRUN_SECRET);
   const provider = withLayerTemplates(
     o.wrapProvider ? o.wrapProvider(baseProvider) : baseProvider,
