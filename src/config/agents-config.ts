@@ -1,5 +1,5 @@
 /**
- * Pure: several agents in one clawrun.json (docs/several-agents.md, "Several agents"). The top-level
+ * Pure: several agents in one clawrun.json (docs/several-agents.md). The top-level
  * sections are shared defaults; `agents.<name>` is laid over them as a JSON merge patch
  * (RFC 7396: objects merge key by key, `null` removes a key, anything else replaces), except
  * that an `agent` section of another `type` replaces the default one whole, since its keys

@@ -19,7 +19,7 @@ import type { Store } from "./store/types";
  */
 export interface AppContext {
   version: string;
-  /** This agent's name (docs/several-agents.md, "Several agents"): `instance.name` for a one-agent file. */
+  /** This agent's name (docs/several-agents.md): `instance.name` for a one-agent file. */
   agentName: string;
   /**
    * What the operator's sign-in belongs to, the same for every agent of the deployment: the

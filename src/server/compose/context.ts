@@ -40,7 +40,7 @@ const KEY = Symbol.for("clawrun.contexts");
 type Holder = { [KEY]?: Map<string, Promise<AppContext>> };
 
 /**
- * The context of one agent (docs/several-agents.md, "Several agents"), built on first use and kept;
+ * The context of one agent (docs/several-agents.md), built on first use and kept;
  * no name means the default agent. An unknown name is an UnknownAgentError (404).
  */
 export function getContext(agentName?: string): Promise<AppContext> {

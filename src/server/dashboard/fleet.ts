@@ -6,7 +6,7 @@ import { forecastFor } from "./forecast-for";
 
 const DAY = 24 * 60 * 60_000;
 
-/** One agent's line in the fleet view (docs/several-agents.md, "The operator's view"). */
+/** One agent's line in the fleet view (docs/several-agents.md, "URLs"). */
 export interface FleetRow {
   name: string;
   /** The agent the routes without an agent name serve. */

@@ -1,5 +1,5 @@
 /**
- * Pure: which agent a request is for (docs/several-agents.md, "Several agents"), or null for the
+ * Pure: which agent a request is for (docs/several-agents.md), or null for the
  * default one. The operator API and the in-sandbox calls of an agent carry its name in the
  * path (`/api/agents/<name>/…`, `/agents/<name>/api/…`, both routed by next.config.ts), a
  * webhook in its last segment (`/api/webhooks/<channel>/<name>`, a route parameter). Where a
