@@ -22,7 +22,7 @@ import { isStateArchiveId } from "./plan/state-archive-plan";
 import { TRANSITIONAL } from "./plan/status-machine";
 import { sandboxAlive } from "./plan/tick-policy";
 import { admitWake, alreadyRunning, type WakeRequest } from "./plan/wake-plan";
-import { findSandbox, reconcile, repairStuck, type TickReport } from "./reconcile";
+import { findSandbox, reconcile, repairStuck, type TickMemory, type TickReport } from "./reconcile";
 import { restAfterDeath } from "./rest-after-death";
 import { writeGenerationMarker } from "./save-state";
 import { replanOnChange } from "./scheduled-wake";
@@ -219,7 +219,7 @@ export class SandboxLifecycleManager {
 
   /** Periodic reconcile (Vercel Cron / local timer). */
   tick(): Promise<TickReport> {
-    return reconcile(this.d, this.cell, this);
+    return reconcile(this.d, this.cell, this, this.tickMemory);
   }
 
   /** Runs `fn` under the instance's lifecycle lock, or reports at once that it is held. */
@@ -279,6 +279,8 @@ export class SandboxLifecycleManager {
   }
 
   private readonly messageRuns = new Coalescer<WakeAndDeliverOutcome>();
+  /** This server's last tick that found the agent at rest with nothing to do (quiet ticks). */
+  private readonly tickMemory: TickMemory = { lastClean: null };
 
   private async wakeAndDeliverNow(req: WakeRequest): Promise<WakeAndDeliverOutcome> {
     let wake = await this.wake(req);

@@ -8,7 +8,8 @@ import { findSandbox } from "./find-sandbox";
 import { stopQuietly } from "./housekeeping";
 import type { HeldLock } from "./lifecycle-lock";
 import { listOrphans, stopOrphans } from "./orphan-sweep";
-import { TRANSITIONAL } from "./plan/status-machine";
+import { type CleanTick, FULL_TICK_EVERY_MS, quietTick } from "./plan/quiet-tick";
+import { HAS_SANDBOX, TRANSITIONAL } from "./plan/status-machine";
 import { nextTickAt, planTick, sandboxAlive, type TickAction } from "./plan/tick-policy";
 import { restAfterDeath } from "./rest-after-death";
 import { ensureScheduledWake } from "./scheduled-wake";
@@ -25,6 +26,13 @@ export interface TickReport {
   nextAt: number | null;
   actions: TickAction["kind"][];
   errors: string[];
+  /** True when the one-read quiet tick saw nothing changed (plan/quiet-tick.ts). */
+  quiet?: boolean;
+}
+
+/** What one server remembers between its ticks of one agent. */
+export interface TickMemory {
+  lastClean: CleanTick | null;
 }
 
 /** What the reconcile pass asks of the manager once the lock is released. */
@@ -47,13 +55,35 @@ export async function reconcile(
   d: LifecycleDeps,
   cell: StateCell,
   ops: ReconcileOps,
+  memory: TickMemory = { lastClean: null },
 ): Promise<TickReport> {
+  if (memory.lastClean) {
+    const g = await d.store.state.glance();
+    const quiet = quietTick(
+      {
+        state: g.state?.value ?? null,
+        version: g.state?.version ?? 0,
+        inboxPending: g.inboxPending,
+        outboxPending: g.outboxPending,
+        lastClean: memory.lastClean,
+        now: d.clock(),
+      },
+      {
+        cronWakeLeadTimeMs: policySettings(d).cronWakeLeadTimeMs,
+        fullTickEveryMs: FULL_TICK_EVERY_MS,
+      },
+    );
+    if (quiet) return { ran: true, quiet: true, nextAt: quiet.nextAt, actions: [], errors: [] };
+  }
+  memory.lastClean = null;
   const report: TickReport = { ran: true, nextAt: null, actions: [], errors: [] };
+  let restingVersion: number | null = null;
   for (let pass = 0; pass < 2; pass++) {
     const r = await ops.withLock((lock) => lockedPass(d, cell, lock, report.errors));
     if (!r.acquired) return { ...report, ran: pass > 0 };
     report.actions.push(...r.value.actions.map((a) => a.kind));
     report.nextAt = r.value.nextAt;
+    restingVersion = r.value.restingVersion;
     const changed = r.value.actions.some(
       (a) => a.kind === "repair" || a.kind === "mark-dead" || a.kind === "sleep",
     );
@@ -89,6 +119,9 @@ export async function reconcile(
     }
   }
   for (const e of report.errors) d.logger.warn({ tick: true }, e);
+  // Nothing to do and nothing failed: the next ticks need only see that nothing changed.
+  if (restingVersion !== null && report.actions.length === 0 && report.errors.length === 0)
+    memory.lastClean = { version: restingVersion, at: d.clock() };
   return report;
 }
 
@@ -98,7 +131,7 @@ async function lockedPass(
   cell: StateCell,
   lock: HeldLock,
   errors: string[],
-): Promise<{ actions: TickAction[]; nextAt: number | null }> {
+): Promise<{ actions: TickAction[]; nextAt: number | null; restingVersion: number | null }> {
   let cur = await cell.read();
   // A suspension left by a server that died before its snapshot: the agent takes work again.
   cur = await resumeStaleSuspension(d, cell, lock, cur).catch(async (err: unknown) => {
@@ -137,7 +170,13 @@ async function lockedPass(
       errors.push(`${action.kind}: ${errorMessage(err)}`);
     }
   }
-  return { actions, nextAt: nextTickAt(facts, policySettings(d)) };
+  // At rest (no sandbox meant to exist), the version a quiet tick compares with.
+  const resting = !HAS_SANDBOX.has(cur.value.status) && !cur.value.suspension;
+  return {
+    actions,
+    nextAt: nextTickAt(facts, policySettings(d)),
+    restingVersion: resting ? cur.version : null,
+  };
 }
 
 /**

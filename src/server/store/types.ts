@@ -45,6 +45,18 @@ export interface StateStore {
    * A stale writer gets `{ ok: false, current }` and nothing changes.
    */
   compareAndSet(expectedVersion: number, next: InstanceState): Promise<CasResult>;
+  /**
+   * The state with the inbox's and the outbox's pending counts, in one backend command: what
+   * the tick of an agent at rest needs to see that nothing changed (docs/lifecycle.md,
+   * "The quiet tick").
+   */
+  glance(): Promise<StateGlance>;
+}
+
+export interface StateGlance {
+  state: Versioned<InstanceState> | null;
+  inboxPending: number;
+  outboxPending: number;
 }
 
 /** Leases with fencing numbers (the lifecycle lock). */

@@ -95,6 +95,7 @@ export const EVERY_OPERATION: Record<OperationName, (s: Store) => Promise<unknow
   ping: (s) => s.ping(),
   "state.get": (s) => s.state.get(),
   "state.compareAndSet": (s) => s.state.compareAndSet(0, state()),
+  "state.glance": (s) => s.state.glance(),
   "locks.acquire": (s) => s.locks.acquire("lifecycle", "owner", 1_000),
   "locks.renew": (s) => s.locks.renew("lifecycle", "owner", 1_000),
   "locks.release": (s) => s.locks.release("lifecycle", "owner"),

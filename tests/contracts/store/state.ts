@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heartbeat, sleep, state } from "./kit";
+import { heartbeat, message, sleep, state } from "./kit";
 import type { ContractContext } from "./store-contract";
 
 /** Instance state (CAS), locks (lease, owner, fencing) and heartbeats (replay, state in the same call). */
@@ -32,6 +32,32 @@ export function stateContract(ctx: ContractContext): void {
       const { store } = ctx.open("cas-null");
       expect(await store.state.compareAndSet(3, state())).toEqual({ ok: false, current: null });
       expect(await store.state.get()).toBeNull();
+    });
+  });
+
+  describe("glance", () => {
+    it("reads the state with the inbox's and the outbox's pending counts, dead letters apart", async () => {
+      const { store } = ctx.open("glance");
+      expect(await store.state.glance()).toEqual({
+        state: null,
+        inboxPending: 0,
+        outboxPending: 0,
+      });
+      await store.state.compareAndSet(0, state({ status: "sleeping", sandboxId: null }));
+      await store.inbox.enqueue(message("in-1"));
+      await store.inbox.enqueue(message("in-2"));
+      await store.inbox.enqueue(message("in-dead"));
+      await store.inbox.claim(Date.now(), 60_000, 10);
+      expect(await store.inbox.fail("in-dead", "x", { maxAttempts: 1, retryAt: 0 })).toBe("dead");
+      await store.outbox.enqueue(message("out-1"));
+      expect(await store.state.glance()).toEqual({
+        state: await store.state.get(),
+        inboxPending: 2,
+        outboxPending: 1,
+      });
+      await store.outbox.claim(Date.now(), 60_000, 10);
+      await store.outbox.ack("out-1");
+      expect((await store.state.glance()).outboxPending).toBe(0);
     });
   });
 

@@ -303,3 +303,12 @@ for i = 1, 2 do
 end
 return out
 `;
+
+/**
+ * The quiet tick's one command: the state and both queues' pending counts.
+ * KEYS: state, inbox pending, outbox pending. → {version, value, inboxPending, outboxPending}
+ */
+export const GLANCE = `
+local s = redis.call('HMGET', KEYS[1], 'version', 'value')
+return {s[1], s[2], redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[3])}
+`;

@@ -3,9 +3,9 @@ import { type StoredHeartbeat, storedHeartbeatSchema } from "../../domain/heartb
 import type { InstanceState, Versioned } from "../../domain/instance-state";
 import { HEARTBEAT_RETENTION_MS } from "../store-options";
 import { parseStoredJson } from "../stored-data";
-import type { CasResult, HeartbeatRecord, HeartbeatStore, StateStore } from "../types";
+import type { CasResult, HeartbeatRecord, HeartbeatStore, StateGlance, StateStore } from "../types";
 import { parseReply, type RedisContext, stateFrom } from "./context";
-import { CAS_STATE, RECORD_HEARTBEAT } from "./scripts";
+import { CAS_STATE, GLANCE, RECORD_HEARTBEAT } from "./scripts";
 
 const nullableText = z.string().nullable();
 const flag = z.union([z.literal(0), z.literal(1)]);
@@ -14,14 +14,17 @@ const casReply = z.union([
   z.tuple([z.literal(1), z.number()]),
   z.tuple([z.literal(0), nullableText, nullableText]),
 ]);
+const glanceReply = z.tuple([nullableText, nullableText, z.number(), z.number()]);
 const heartbeatReply = z.tuple([flag, nullableText, nullableText, nullableText]);
 
 /** The state hash {version, value}; compare-and-set is one Lua script. */
 export class RedisState implements StateStore {
   private readonly cas;
+  private readonly glanceScript;
 
   constructor(private readonly ctx: RedisContext) {
     this.cas = ctx.redis.createScript(CAS_STATE);
+    this.glanceScript = ctx.redis.createScript(GLANCE);
   }
 
   async get(): Promise<Versioned<InstanceState> | null> {
@@ -39,6 +42,20 @@ export class RedisState implements StateStore {
     const reply = parseReply(casReply, raw, "state.compareAndSet");
     if (reply[0] === 1) return { ok: true, version: reply[1] };
     return { ok: false, current: stateFrom(this.ctx.keys, reply[1], reply[2]) };
+  }
+
+  async glance(): Promise<StateGlance> {
+    const { keys } = this.ctx;
+    const queues = [keys.queue("inbox").pending, keys.queue("outbox").pending];
+    const raw = await this.ctx.call(keys.state, () =>
+      this.glanceScript.exec([keys.state, ...queues], []),
+    );
+    const [version, value, inboxPending, outboxPending] = parseReply(
+      glanceReply,
+      raw,
+      "state.glance",
+    );
+    return { state: stateFrom(keys, version, value), inboxPending, outboxPending };
   }
 }
 

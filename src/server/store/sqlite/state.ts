@@ -6,7 +6,7 @@ import {
 } from "../../domain/instance-state";
 import { HEARTBEAT_RETENTION_MS } from "../store-options";
 import { parseStoredJson } from "../stored-data";
-import type { CasResult, HeartbeatRecord, HeartbeatStore, StateStore } from "../types";
+import type { CasResult, HeartbeatRecord, HeartbeatStore, StateGlance, StateStore } from "../types";
 import type { SqliteContext } from "./inbox";
 
 type StateRow = { version: number; value: string };
@@ -44,6 +44,32 @@ export class SqliteState implements StateStore {
         return { ok: true, version: version + 1 };
       }),
     );
+  }
+
+  glance(): Promise<StateGlance> {
+    const { ctx } = this;
+    return ctx.run(() => {
+      // One statement; dead letters keep their row with a dead_seq, so only the others count.
+      const row = ctx
+        .sql(
+          `SELECT s.version, s.value,
+             (SELECT count(*) FROM inbox WHERE instance = ? AND dead_seq IS NULL) AS inbox,
+             (SELECT count(*) FROM outbox WHERE instance = ? AND dead_seq IS NULL) AS outbox
+           FROM (SELECT 1) LEFT JOIN instance_state s ON s.instance = ?`,
+        )
+        .get(ctx.instance, ctx.instance, ctx.instance) as {
+        version: number | null;
+        value: string | null;
+        inbox: number;
+        outbox: number;
+      };
+      const key = `sqlite:instance_state[${ctx.instance}]`;
+      const state =
+        row.version === null || row.value === null
+          ? null
+          : { version: row.version, value: parseStoredJson(instanceStateSchema, row.value, key) };
+      return { state, inboxPending: row.inbox, outboxPending: row.outbox };
+    });
   }
 }
 
