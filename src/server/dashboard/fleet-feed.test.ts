@@ -37,11 +37,15 @@ describe("the fleet feed", () => {
     let rowReads = 0;
     let status: FleetRow["status"] = "sleeping";
     let polls = 0;
+    // The feed's clock moves one poll interval per poll, so pings fall on the same polls
+    // however slowly a loaded machine runs the timers.
+    let now = 0;
     const controller = new AbortController();
     const stream = fleetFeed(
       {
         markers: async () => {
           polls++;
+          now += T.pollMs;
           // The second agent moves once, after a few quiet polls.
           if (polls === 8) {
             markers = ["1", "8"];
@@ -57,6 +61,7 @@ describe("the fleet feed", () => {
       },
       controller.signal,
       T,
+      () => now,
     );
     const events = await read(stream, 3);
     controller.abort();
