@@ -233,6 +233,11 @@ export const agentsRmCommand: Command = {
       if (deleteSnapshots && status !== null) deleted = await deleteAll(api);
     }
     writeAgentsFile(file.path, result.file);
+    // On stderr, so --json scripts see it too.
+    if (offline)
+      ctx.err(
+        `warning: --offline: the deployment was not asked; if "${name}" has a sandbox running, stop it by hand`,
+      );
     if (ctx.json) {
       ctx.out(
         JSON.stringify({
@@ -246,10 +251,6 @@ export const agentsRmCommand: Command = {
       );
       return EXIT.ok;
     }
-    if (offline)
-      ctx.err(
-        `warning: --offline: the deployment was not asked; if "${name}" has a sandbox running, stop it by hand`,
-      );
     ctx.out(`removed agent "${name}" from ${file.path}`);
     if (deleteSnapshots) ctx.out(`deleted ${deleted.length} snapshot(s) of "${name}"`);
     ctx.out(
