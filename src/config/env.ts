@@ -144,6 +144,15 @@ export class EnvError extends ClawrunError {
   }
 }
 
+/**
+ * Where clawrun.json is: CLAWRUN_CONFIG (relative to cwd), else ./clawrun.json. Also what
+ * `clawrun agents` edits, so it edits the file `config check` and the server read.
+ */
+export function configPathFrom(source: Record<string, string | undefined>, cwd: string): string {
+  const given = source.CLAWRUN_CONFIG?.trim();
+  return resolve(cwd, given ? given : "clawrun.json");
+}
+
 export function readEnv(
   source: Record<string, string | undefined> = process.env,
   cwd = process.cwd(),
@@ -191,7 +200,7 @@ export function inspectEnv(
     onVercel,
     production: e.NODE_ENV === "production",
     stateDir: isAbsolute(stateDir) ? stateDir : resolve(cwd, stateDir),
-    configPath: resolve(cwd, e.CLAWRUN_CONFIG ?? "clawrun.json"),
+    configPath: configPathFrom(source, cwd),
     publicUrl:
       (e.CLAWRUN_PUBLIC_URL ?? (onVercel ? vercelUrl : `http://127.0.0.1:${port}`))?.replace(
         /\/+$/,

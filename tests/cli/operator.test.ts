@@ -72,6 +72,9 @@ describe("reading and refusing, before anything started", () => {
       "channels register",
       "channels status",
       "agent prepare",
+      "agents list",
+      "agents add",
+      "agents rm",
     ];
     const results = await Promise.all(names.map((n) => run(...n.split(" "), "--help")));
     results.forEach((r, i) => {

@@ -1,5 +1,6 @@
 import type { Command } from "../command";
 import { agentPrepareCommand } from "./agent";
+import { agentsAddCommand, agentsListCommand, agentsRmCommand } from "./agents";
 import { channelsRegisterCommand, channelsStatusCommand } from "./channels";
 import { configCheckCommand, configShowCommand } from "./config";
 import { eventsCommand } from "./events";
@@ -30,4 +31,7 @@ export const COMMANDS: readonly Command[] = [
   channelsStatusCommand,
   usageCommand,
   agentPrepareCommand,
+  agentsListCommand,
+  agentsAddCommand,
+  agentsRmCommand,
 ];
