@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { createAppContext } from "../../src/server/compose/context";
-import { LIVE_FEED, liveFeed } from "../../src/server/dashboard/live-feed";
+import { liveFeed } from "../../src/server/dashboard/live-feed";
+import { FEED_TIMINGS } from "../../src/server/dashboard/marker-feed";
 import { buildOverview } from "../../src/server/dashboard/overview";
 import { type CountingStore, countingStore } from "../../tests/support/counting-store";
 import { benchSource } from "./bench-source";
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
   );
   console.log("| dashboard                          | seen   | p50 ms | p99 ms |");
   console.log("| ---------------------------------- | ------ | ------ | ------ |");
-  console.log(report(`live feed (SSE, poll ${LIVE_FEED.pollMs} ms)`, sse, entered));
+  console.log(report(`live feed (SSE, poll ${FEED_TIMINGS.pollMs} ms)`, sse, entered));
   console.log(report("anchor: old poller (3 s / 1 s)", polled, entered));
   console.log(
     `\nstore calls of one open live feed while nothing happens: ${perMinute.toFixed(0)} per minute`,

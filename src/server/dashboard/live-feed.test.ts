@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sseMessage, transitionsSince } from "./live-feed";
+import { transitionsSince } from "./live-feed";
+import { sseMessage } from "./marker-feed";
 
 describe("live feed helpers", () => {
   it("lists the statuses entered after an event, oldest first", () => {

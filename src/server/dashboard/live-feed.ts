@@ -1,36 +1,9 @@
 import type { AppContext } from "../app-context";
+import { FEED_TIMINGS, type FeedTimings, markerFeed } from "./marker-feed";
 import { buildOverview } from "./overview";
-
-/**
- * Server-sent events for the dashboard (docs/api.md, `GET /api/sandbox/stream`). The server
- * polls one cheap marker — the newest event's id; every status transition appends an event —
- * and pushes a fresh overview only when it moved, so creating → starting → running is never
- * missed. One store command a second while a dashboard is open (Upstash bills per command); it
- * also pushes one every `refreshMs` (heartbeat ages, sidecar health) and a ping in between
- * so the page can tell a quiet server from a gone one. The stream ends after `maxMs` (a
- * serverless function's limit); EventSource reconnects by itself.
- */
-export interface LiveFeedTimings {
-  pollMs: number;
-  refreshMs: number;
-  pingMs: number;
-  maxMs: number;
-}
-
-export const LIVE_FEED: LiveFeedTimings = {
-  pollMs: 1_000,
-  refreshMs: 10_000,
-  pingMs: 5_000,
-  maxMs: 240_000,
-};
 
 /** Events read back when the marker moved: more than a wake or a sleep appends. */
 const RECENT = 30;
-
-/** Pure: one SSE message. `data` is JSON on a single line, so no line splitting is needed. */
-export function sseMessage(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
 
 /** What says "something changed": the newest event (state patches such as TTL extends are
  * not transitions; the periodic refresh shows them). */
@@ -61,72 +34,30 @@ export function transitionsSince(
   return out.reverse();
 }
 
+/**
+ * Server-sent events for the dashboard (docs/api.md, `GET /api/sandbox/stream`): the marker is
+ * the newest event's id — every status transition appends an event — so creating → starting →
+ * running is never missed; a fresh overview is pushed when it moved (marker-feed.ts).
+ */
 export function liveFeed(
   ctx: AppContext,
   signal: AbortSignal,
-  t: LiveFeedTimings = LIVE_FEED,
+  t: FeedTimings = FEED_TIMINGS,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let closed = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const began = Date.now();
-      let last = "";
-      let pushedAt = 0;
-      let pingedAt = Date.now();
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        clearTimeout(timer);
-        try {
-          controller.close();
-        } catch {
-          // Already closed by the client going away.
-        }
-      };
-      signal.addEventListener("abort", close, { once: true });
-      // Reconnect soon after the stream ends or the server restarts.
-      controller.enqueue(encoder.encode("retry: 1000\n\n"));
-      const tick = async () => {
-        if (closed) return;
-        try {
-          const now = Date.now();
-          const seen = await marker(ctx);
-          if (seen !== last || now - pushedAt >= t.refreshMs) {
-            const transitions =
-              seen !== last && pushedAt > 0
-                ? transitionsSince(await ctx.store.events.list(RECENT), last)
-                : [];
-            const overview = await buildOverview(ctx);
-            if (closed) return;
-            controller.enqueue(
-              encoder.encode(sseMessage("overview", { marker: seen, transitions, overview })),
-            );
-            last = seen;
-            pushedAt = now;
-            pingedAt = now;
-          } else if (now - pingedAt >= t.pingMs) {
-            controller.enqueue(encoder.encode(sseMessage("ping", { now })));
-            pingedAt = now;
-          }
-        } catch (err) {
-          // A store fault is shown as a gap, not a broken stream: say it, keep polling.
-          ctx.logger.warn({ err: String(err) }, "dashboard live feed: poll failed");
-          if (!closed)
-            controller.enqueue(
-              encoder.encode(sseMessage("fault", { message: "the store did not answer" })),
-            );
-        }
-        if (closed) return;
-        if (Date.now() - began >= t.maxMs) return close();
-        timer = setTimeout(tick, t.pollMs);
-      };
-      void tick();
+  return markerFeed(
+    {
+      marker: () => marker(ctx),
+      snapshot: async (seen, previous) => {
+        const transitions =
+          previous !== null && seen !== previous
+            ? transitionsSince(await ctx.store.events.list(RECENT), previous)
+            : [];
+        const overview = await buildOverview(ctx);
+        return { event: "overview", data: { marker: seen, transitions, overview } };
+      },
+      warn: (message, err) => ctx.logger.warn({ err: String(err) }, `dashboard ${message}`),
     },
-    cancel() {
-      closed = true;
-      clearTimeout(timer);
-    },
-  });
+    signal,
+    t,
+  );
 }

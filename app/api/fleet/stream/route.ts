@@ -3,7 +3,7 @@ import { fleetMembers, fleetSource } from "@/src/server/dashboard/fleet-members"
 import { operatorRoute } from "@/src/server/http/operator-route";
 
 export const dynamic = "force-dynamic";
-/** The feed ends itself before this (LIVE_FEED.maxMs); the browser reconnects. */
+/** The feed ends itself before this (FEED_TIMINGS.maxMs in marker-feed.ts); the browser reconnects. */
 export const maxDuration = 300;
 
 /**

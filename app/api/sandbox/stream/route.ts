@@ -2,7 +2,7 @@ import { liveFeed } from "@/src/server/dashboard/live-feed";
 import { operatorRoute } from "@/src/server/http/operator-route";
 
 export const dynamic = "force-dynamic";
-/** The feed ends itself before this (LIVE_FEED.maxMs); the browser reconnects. */
+/** The feed ends itself before this (FEED_TIMINGS.maxMs in marker-feed.ts); the browser reconnects. */
 export const maxDuration = 300;
 
 /** Server-sent events: the overview whenever the state or the event log changes. */
