@@ -15,7 +15,7 @@ import {
   type SetupItem,
   setupChecklist,
 } from "./checklist";
-import { type HobbyFit, hobbyFit, usageConfigOf } from "./hobby-fit";
+import { DEFAULT_USAGE, type HobbyFit, hobbyFit, usageConfigOf } from "./hobby-fit";
 import { CHECK_TIMEOUT_MS, timedCheck, withTimeout } from "./timeout";
 
 /** Platform APIs and our own URL are asked at most this often (the checklist's fix says so). */
@@ -68,11 +68,13 @@ function cronFacts(env: AppEnv, jobs: number): SetupFacts["cron"] {
 function freePlanOf(
   provider: string,
   config: LoadedConfig | (() => LoadedConfig) | null,
+  store: string | undefined,
 ): HobbyFit | null {
   if (provider !== "vercel" || config === null) return null;
   try {
     const loaded = typeof config === "function" ? config() : config;
-    return hobbyFit(agentConfigs(loaded).map((a) => usageConfigOf(a.name, a.loaded.config)));
+    const agents = agentConfigs(loaded).map((a) => usageConfigOf(a.name, a.loaded.config));
+    return hobbyFit(agents, DEFAULT_USAGE, store === "upstash");
   } catch {
     return null;
   }
@@ -128,7 +130,11 @@ async function fromContext(
     publicUrl: { url: ctx.env.publicUrl, reachable: reachable ?? null },
     cron: cronFacts(ctx.env, ctx.config.config.cron.length),
     channels,
-    freePlan: freePlanOf(ctx.provider.name, () => loadClawrunConfig(ctx.env.configPath)),
+    freePlan: freePlanOf(
+      ctx.provider.name,
+      () => loadClawrunConfig(ctx.env.configPath),
+      ctx.env.store.kind,
+    ),
   };
 }
 
@@ -175,7 +181,7 @@ async function fromProbe(): Promise<SetupFacts> {
         const missingEnv = r.ok ? [] : r.missing;
         return [{ name, missingEnv, webhookRegistered: null, detail: "not checked yet" }];
       }),
-      freePlan: freePlanOf(providerName, probe.config),
+      freePlan: freePlanOf(providerName, probe.config, env?.store.kind),
     };
   } finally {
     await probe.store?.close().catch(() => undefined);

@@ -62,6 +62,14 @@ describe("hobbyFit (free-plan estimate)", () => {
     expect(shares.every((s) => s > 1)).toBe(true);
   });
 
+  it("leaves Upstash's free commands out when the store is not Upstash", () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => agent({ name: `a${i}` }));
+    const onRedis = hobbyFit(fifty, DEFAULT_USAGE, false);
+    expect(onRedis.limits.map((l) => l.id)).not.toContain("upstashCommands");
+    expect(onRedis.over.map((l) => l.id)).not.toContain("upstashCommands");
+    expect(onRedis.over.length).toBeGreaterThan(0);
+  });
+
   it("says how far over a limit is", () => {
     const l = {
       id: "sandboxCpuHours" as const,

@@ -129,6 +129,8 @@ export function agentMonth(
 export function hobbyFit(
   agents: readonly AgentUsageConfig[],
   usage: UsageAssumption = DEFAULT_USAGE,
+  /** The store is Upstash: its free commands count (a TCP Redis or SQLite has no such limit). */
+  upstash = true,
 ): HobbyFit {
   const total: MonthlyUse = {
     awakeHours: 0,
@@ -143,7 +145,10 @@ export function hobbyFit(
     const m = agentMonth(a, usage);
     for (const k of Object.keys(total) as (keyof MonthlyUse)[]) total[k] += m[k];
   }
-  const limits = (Object.keys(FREE_LIMITS) as FreeLimitId[]).map((id) => {
+  const ids = (Object.keys(FREE_LIMITS) as FreeLimitId[]).filter(
+    (id) => upstash || id !== "upstashCommands",
+  );
+  const limits = ids.map((id) => {
     const l = FREE_LIMITS[id];
     return {
       id,
