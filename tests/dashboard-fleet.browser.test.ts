@@ -158,6 +158,26 @@ describe("the fleet view", () => {
       await page.waitForURL(`${server.url}/`, { timeout: UI_MS });
       await textOf(statusOf(page, "team"), /^sleeping$/);
 
+      // The fleet's cost card: a line per agent in file order, only team was ever awake; the
+      // local provider publishes no prices, so the sandbox column says so.
+      type Cost = { agents: { name: string; awakeMs: number; unpriced: boolean }[] };
+      const cost = await operatorGet<Cost>(server, "/api/fleet/cost");
+      expect(cost.agents.map((a) => [a.name, a.awakeMs > 0, a.unpriced])).toEqual([
+        ["clawrun", false, true],
+        ["team", true, true],
+        ["ops", false, true],
+      ]);
+      await page.getByTestId("fleet-cost-table").waitFor({ timeout: UI_MS });
+      expect(
+        await page
+          .getByTestId("fleet-cost-row")
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-agent"))),
+      ).toEqual(["clawrun", "team", "ops"]);
+      expect(
+        await page.locator('[data-testid="fleet-cost-row"][data-agent="team"]').textContent(),
+      ).toContain("not priced");
+      expect(await page.getByTestId("fleet-cost-total").textContent()).toContain("$0.00");
+
       // The default agent has its page too; an unknown name is a 404 page.
       await page.goto(`${server.url}/agents/clawrun`);
       expect(await page.getByTestId("agent-name").textContent()).toContain("clawrun");

@@ -48,7 +48,14 @@ function vercelEnv(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-type Item = { id: string; ok: boolean; need: string; fix: string | null; detail: string };
+type Item = {
+  id: string;
+  label: string;
+  ok: boolean;
+  need: string;
+  fix: string | null;
+  detail: string;
+};
 
 describe("a fresh deployment on Vercel", () => {
   let server: ClawrunServer;
@@ -94,6 +101,8 @@ describe("a fresh deployment on Vercel", () => {
     expect(byId.get("secret:CLAWRUN_SECRET")).toMatchObject({ ok: true });
     expect(byId.get("provider")).toMatchObject({ ok: false });
     expect(byId.get("provider")?.fix).toMatch(/VERCEL_TOKEN|VERCEL_OIDC_TOKEN/);
+    // On Vercel, the free-plan estimate: one agent with the defaults fits.
+    expect(byId.get("free-plan")).toMatchObject({ ok: true, need: "recommended" });
   });
 
   it("shows the set-up checklist instead of the sign-in form", async () => {
@@ -137,6 +146,7 @@ describe("the same deployment with every variable set", () => {
     const res = await fetch(`${server.url}/api/health`);
     const body = await res.json();
     expect((body.setup as Item[]).filter((i) => !i.ok)).toEqual([]);
+    expect((body.setup as Item[]).find((i) => i.id === "free-plan")?.label).toMatch(/^1 agent /);
     expect(res.status).toBe(200);
     expect(body.checks.provider.detail).toMatch(/^vercel: ok/);
 

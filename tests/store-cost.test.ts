@@ -6,6 +6,7 @@ import { monthCostOf } from "../src/server/dashboard/month-cost";
 import { gatewayDepsOf } from "../src/server/http/gateway-from-context";
 import { modelCredential } from "../src/server/model-gateway/credential";
 import { handleModelCall } from "../src/server/model-gateway/forward";
+import { REDIS_COMMANDS_PER_STEP } from "../src/server/store/step-commands";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { type RedisServer, startRedisServer } from "./support/redis-server";
 import { type Cost, costOf, countedApp } from "./support/store-cost";
@@ -15,7 +16,8 @@ import { type Cost, costOf, countedApp } from "./support/store-cost";
  * on both real adapters (Upstash bills per command). The table in docs/store.md between the
  * `store-cost` markers is generated from these counts: the test fails when the doc differs, so
  * the published cost cannot drift. `CLAWRUN_WRITE_DOCS=1` rewrites the table after a deliberate
- * change.
+ * change. The redis commands per step must also equal src/server/store/step-commands.ts, which
+ * the free-plan estimate (src/server/setup/hobby-fit.ts) reads.
  */
 
 const DOC = join(__dirname, "..", "docs", "store.md");
@@ -188,6 +190,14 @@ describe("store cost per lifecycle step (docs/store.md)", () => {
     const onRedis = await measure("redis", model, redis.url);
     // The heartbeat path is the constant the design promises (invariant 6): one round trip.
     expect(onRedis.get("heartbeat (nothing to do)")?.trips).toBe(1);
+    // The estimate's numbers are these measurements (a deliberate change updates both).
+    const measured = Object.fromEntries(
+      Object.keys(REDIS_COMMANDS_PER_STEP).map((step) => [
+        step,
+        onRedis.get(step as Step)?.commands,
+      ]),
+    );
+    expect(measured, "src/server/store/step-commands.ts").toEqual(REDIS_COMMANDS_PER_STEP);
     const generated = table(sqlite, onRedis);
     const doc = readFileSync(DOC, "utf8");
     const start = doc.indexOf(BEGIN);

@@ -5,6 +5,7 @@ import { formatDuration, formatStatusAge } from "../_dashboard/format";
 import { LiveBanner } from "../_dashboard/live-banner";
 import { SignOutButton } from "../_dashboard/sign-out-button";
 import { useNow } from "../_dashboard/use-now";
+import { FleetCostCard } from "./fleet-cost-card";
 import { formatSleepsIn } from "./fleet-format";
 import { nextSort, type Sort, type SortKey, sortRows } from "./sort-rows";
 import { useFleet } from "./use-fleet";
@@ -126,6 +127,7 @@ export function FleetView() {
               </table>
             </div>
           </section>
+          <FleetCostCard />
         </div>
       </main>
     </>

@@ -56,3 +56,31 @@ export function viewSchedule(
   }
   return { due, next, lastRun: base };
 }
+
+/**
+ * Pure: how many times `job` fires in [from, to), counting at most `cap` (an every-minute job
+ * fires 43,200 times a month; past the cap the caller treats the agent as always awake).
+ * 0 when the expression is unusable.
+ */
+export function countOccurrences(
+  job: Pick<CronJob, "schedule" | "timezone">,
+  from: number,
+  to: number,
+  cap = 50_000,
+): number {
+  try {
+    const it = CronExpressionParser.parse(job.schedule, {
+      currentDate: new Date(from - 1),
+      endDate: new Date(to - 1),
+      tz: job.timezone,
+    });
+    let n = 0;
+    while (n < cap && it.hasNext()) {
+      it.next();
+      n++;
+    }
+    return n;
+  } catch {
+    return 0;
+  }
+}

@@ -22,6 +22,8 @@ export interface CostSummary {
   note: string;
   /** Model spend through the gateway; null when the agent has no model and spent nothing. */
   model?: ModelSpendCard | null;
+  /** This month's model spend in dollars (the figure `model` shows in words); 0: none. */
+  modelMonthUsd?: number;
 }
 
 export interface CostFacts {

@@ -1,7 +1,10 @@
 import type { AppContext } from "../app-context";
 import { allContexts, listAgents } from "../compose/context";
+import { monthStartUtc } from "./cost";
 import { type FleetRow, fleetRow } from "./fleet";
+import { type FleetCost, type FleetCostEntry, fleetCost } from "./fleet-cost";
 import type { FleetSource } from "./fleet-feed";
+import { monthCostOf } from "./month-cost";
 
 export interface FleetMember {
   ctx: AppContext;
@@ -21,6 +24,28 @@ export async function fleetMembers(): Promise<FleetMember[]> {
 
 export function fleetRows(members: readonly FleetMember[]): Promise<FleetRow[]> {
   return Promise.all(members.map((m) => fleetRow(m.ctx, m.isDefault)));
+}
+
+/**
+ * The fleet's cost card: each agent's single cost card (monthCostOf: three store reads and one
+ * provider snapshot listing per agent), summed. An agent whose figures fail is a line with its
+ * error, not a failed card.
+ */
+export async function fleetCostOf(
+  members: readonly FleetMember[],
+  now = members[0]?.ctx.clock() ?? Date.now(),
+): Promise<FleetCost> {
+  const entries = await Promise.all(
+    members.map(async (m): Promise<FleetCostEntry> => {
+      const base = { name: m.ctx.agentName, isDefault: m.isDefault };
+      try {
+        return { ...base, summary: await monthCostOf(m.ctx, now) };
+      } catch (err) {
+        return { ...base, provider: m.ctx.provider.name, error: (err as Error).message };
+      }
+    }),
+  );
+  return fleetCost(entries, monthStartUtc(now));
 }
 
 /** The fleet feed's reads: one newest-event read per agent per poll, rows when one moved. */

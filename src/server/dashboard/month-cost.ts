@@ -8,13 +8,21 @@ import { type ModelSpendCard, modelSpendCard } from "./model-spend";
  * The cost card's model section: spend, caps, and whether a cap is refusing calls now, all
  * from the usage counters (the refusal's mark is kept with them, not looked up in the events).
  */
-async function modelCardOf(ctx: AppContext, now: number): Promise<ModelSpendCard | null> {
+async function modelCardOf(
+  ctx: AppContext,
+  now: number,
+): Promise<{ card: ModelSpendCard | null; monthUsd: number }> {
   const view = await readUsageView(ctx.store.usage, ctx.config.config.modelGateway.budget, now);
-  if (ctx.modelGateway.upstream === null && view.month.spentUsd === 0) return null;
-  return modelSpendCard(view);
+  const monthUsd = view.month.spentUsd;
+  if (ctx.modelGateway.upstream === null && monthUsd === 0) return { card: null, monthUsd };
+  return { card: modelSpendCard(view), monthUsd };
 }
 
-/** Gathers the facts for monthCost (awake intervals, snapshot sizes) and prices them. */
+/**
+ * Gathers the facts for monthCost (awake intervals, snapshot sizes) and prices them: three
+ * store reads (state, awake intervals, usage counters) and one provider snapshot listing. The
+ * fleet's cost card (fleet-cost.ts) calls this once per agent.
+ */
 export async function monthCostOf(ctx: AppContext, now = ctx.clock()): Promise<CostSummary> {
   const state = (await ctx.manager.getState()).value;
   const [intervals, snapshots, model] = await Promise.all([
@@ -33,5 +41,5 @@ export async function monthCostOf(ctx: AppContext, now = ctx.clock()): Promise<C
     heartbeatIntervalMs: ctx.timings.heartbeatIntervalMs,
     now,
   });
-  return { ...summary, model };
+  return { ...summary, model: model.card, modelMonthUsd: model.monthUsd };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type SetupFacts, setupChecklist, setupComplete } from "./checklist";
+import { type AgentUsageConfig, hobbyFit } from "./hobby-fit";
 
 const OK = { ok: true, detail: "ok in 3 ms" };
 const green: SetupFacts = {
@@ -11,6 +12,7 @@ const green: SetupFacts = {
   publicUrl: { url: "https://claw.vercel.app", reachable: OK },
   cron: { jobs: 0, scheduler: "daily-cron" },
   channels: [{ name: "generic", missingEnv: [], webhookRegistered: null, detail: "" }],
+  freePlan: null,
 };
 
 const open = (facts: SetupFacts) =>
@@ -156,4 +158,33 @@ describe("the public-URL item (a timeout is unknown; locally the URL is not requ
       expect(setupComplete(items)).toBe(c.complete);
     });
   }
+
+  it("warns (recommended, not required) when the agents' estimate exceeds a free limit, naming it and by how much", () => {
+    const agent = (name: string): AgentUsageConfig => ({
+      name,
+      activeDurationS: 300,
+      cronWakeLeadTimeS: 60,
+      vcpus: 2,
+      cron: [],
+    });
+    const one = setupChecklist({ ...green, freePlan: hobbyFit([agent("a")]) });
+    expect(one.find((i) => i.id === "free-plan")).toMatchObject({ ok: true, fix: null });
+    const ten = hobbyFit(Array.from({ length: 10 }, (_, i) => agent(`a${i}`)));
+    const items = setupChecklist({ ...green, freePlan: ten });
+    const item = items.find((i) => i.id === "free-plan");
+    expect(item).toMatchObject({
+      ok: false,
+      need: "recommended",
+      label: expect.stringMatching(/^10 agents/),
+    });
+    const cpu = ten.over.find((l) => l.id === "sandboxCpuHours");
+    expect(cpu).toBeDefined();
+    // The detail names the limit and how far over it is.
+    expect(item?.detail).toContain("Vercel Sandbox Active CPU (Hobby)");
+    expect(item?.detail).toContain(`the ${cpu?.limit} included`);
+    expect(item?.fix).toContain("paid plan");
+    expect(setupComplete(items)).toBe(true);
+    // Not on Vercel: no item at all.
+    expect(setupChecklist(green).some((i) => i.id === "free-plan")).toBe(false);
+  });
 });

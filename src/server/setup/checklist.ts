@@ -4,6 +4,8 @@
  * caller gathered. `/api/health` reports it; the dashboard and the sign-in page show it.
  */
 
+import { type HobbyFit, overBy } from "./hobby-fit";
+
 /**
  * How long the checklist reuses a platform's (and our own URL's) answer: health may be polled,
  * and each answer costs a call to the platform. The register fix says so, because a webhook
@@ -50,6 +52,11 @@ export interface SetupFacts {
     webhookRegistered: boolean | null;
     detail: string;
   }[];
+  /**
+   * On the vercel provider: the agents' estimated month against the free plans (hobby-fit.ts);
+   * null elsewhere (no free plan to outgrow) or when the config could not be read.
+   */
+  freePlan: HobbyFit | null;
 }
 
 const STORE_FIX =
@@ -114,6 +121,7 @@ export function setupChecklist(f: SetupFacts): SetupItem[] {
   }
   items.push(publicUrlItem(f));
   items.push(cronItem(f));
+  if (f.freePlan) items.push(freePlanItem(f.freePlan));
   for (const c of f.channels) {
     items.push({
       id: `channel:${c.name}:env`,
@@ -197,6 +205,32 @@ function cronItem(f: SetupFacts): SetupItem {
     detail:
       "cron jobs fire at most daily on this plan: only the daily Vercel Cron and incoming messages wake a sleeping agent",
     fix: "set QSTASH_TOKEN, QSTASH_CURRENT_SIGNING_KEY and QSTASH_NEXT_SIGNING_KEY (Upstash QStash), or on Vercel Pro tighten the schedule in vercel.json",
+  };
+}
+
+/**
+ * A warning, not an error: a paid plan (Vercel Pro, Upstash pay-as-you-go) runs past the free
+ * limits; on Hobby, sandbox creation pauses and an Upstash free database refuses commands
+ * (docs/several-agents.md, "How many agents fit the free plans").
+ */
+function freePlanItem(fit: HobbyFit): SetupItem {
+  const base = {
+    id: "free-plan",
+    label: `${fit.agents} agent${fit.agents === 1 ? "" : "s"} within the free plans (estimate)`,
+    need: "recommended" as const,
+  };
+  if (fit.over.length === 0) {
+    const top = [...fit.limits].sort((a, b) => b.share - a.share)[0];
+    const detail = top
+      ? `the estimate stays within every free limit (highest: ${top.label}, ${Math.round(top.share * 100)} %)`
+      : "the estimate stays within every free limit";
+    return { ...base, ok: true, detail, fix: null };
+  }
+  return {
+    ...base,
+    ok: false,
+    detail: `estimated over ${fit.over.map((l) => `${l.label}: ${overBy(l)}`).join("; ")}`,
+    fix: 'nothing to do on a paid plan (Vercel Pro, Upstash pay-as-you-go); to stay on the free plans, run fewer agents, a shorter sandbox.activeDuration or fewer cron jobs (docs/several-agents.md, "How many agents fit the free plans")',
   };
 }
 

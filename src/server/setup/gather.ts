@@ -1,8 +1,10 @@
 import { type AppEnv, SECRET_NAMES } from "../../config/env";
 import { defaultProvider } from "../../config/environment-defaults";
+import type { LoadedConfig } from "../../config/load-config";
 import type { AppContext } from "../app-context";
 import { findChannel } from "../channels";
 import { BYPASS_PARAM } from "../channels/webhook-url";
+import { agentConfigs, loadClawrunConfig } from "../compose/config-schema";
 import { buildSetupProbe } from "../compose/context";
 import { findProvider } from "../providers";
 import { checkFailure } from "./check-outcome";
@@ -13,6 +15,7 @@ import {
   type SetupItem,
   setupChecklist,
 } from "./checklist";
+import { DEFAULT_USAGE, type HobbyFit, hobbyFit, usageConfigOf } from "./hobby-fit";
 import { CHECK_TIMEOUT_MS, timedCheck, withTimeout } from "./timeout";
 
 /** Platform APIs and our own URL are asked at most this often (the checklist's fix says so). */
@@ -55,6 +58,26 @@ function missingSecrets(env: AppEnv): string[] {
 function cronFacts(env: AppEnv, jobs: number): SetupFacts["cron"] {
   const scheduler = env.scheduler ? "qstash" : env.localTick ? "local-timer" : "daily-cron";
   return { jobs, scheduler };
+}
+
+/**
+ * On Vercel, every agent of clawrun.json against the free plans (docs/several-agents.md, "How
+ * many agents fit the free plans"); null on other providers or when the file cannot be read
+ * (the config item reports that).
+ */
+function freePlanOf(
+  provider: string,
+  config: LoadedConfig | (() => LoadedConfig) | null,
+  store: string | undefined,
+): HobbyFit | null {
+  if (provider !== "vercel" || config === null) return null;
+  try {
+    const loaded = typeof config === "function" ? config() : config;
+    const agents = agentConfigs(loaded).map((a) => usageConfigOf(a.name, a.loaded.config));
+    return hobbyFit(agents, DEFAULT_USAGE, store === "upstash");
+  } catch {
+    return null;
+  }
 }
 
 /** Checks the caller made already (health's store and provider checks), not repeated here. */
@@ -107,6 +130,11 @@ async function fromContext(
     publicUrl: { url: ctx.env.publicUrl, reachable: reachable ?? null },
     cron: cronFacts(ctx.env, ctx.config.config.cron.length),
     channels,
+    freePlan: freePlanOf(
+      ctx.provider.name,
+      () => loadClawrunConfig(ctx.env.configPath),
+      ctx.env.store.kind,
+    ),
   };
 }
 
@@ -153,6 +181,7 @@ async function fromProbe(): Promise<SetupFacts> {
         const missingEnv = r.ok ? [] : r.missing;
         return [{ name, missingEnv, webhookRegistered: null, detail: "not checked yet" }];
       }),
+      freePlan: freePlanOf(providerName, probe.config, env?.store.kind),
     };
   } finally {
     await probe.store?.close().catch(() => undefined);
