@@ -149,6 +149,45 @@ describe("vercel build", () => {
     }
   });
 
+  it("rewrites each agent's URLs to the shared routes on Vercel (docs/several-agents.md)", () => {
+    type Route = { src?: string; dest?: string; handle?: string };
+    const { routes } = JSON.parse(readFileSync(join(output, "config.json"), "utf8")) as {
+      routes: Route[];
+    };
+    // The rewrites Vercel applies before the filesystem: the first whose pattern matches.
+    const firstHandle = routes.findIndex((r) => r.handle);
+    const before = routes.slice(0, firstHandle === -1 ? routes.length : firstHandle);
+    const rewrite = (path: string): string | null => {
+      for (const r of before) {
+        if (!r.src || !r.dest) continue;
+        const m = new RegExp(r.src).exec(path);
+        if (!m) continue;
+        return r.dest.replace(/\$(\w+)/g, (_, k: string) =>
+          /^\d+$/.test(k) ? (m[Number(k)] ?? "") : (m.groups?.[k] ?? ""),
+        );
+      }
+      return null;
+    };
+    const seen = {
+      overview: rewrite("/api/agents/team"),
+      operator: rewrite("/api/agents/team/sandbox/stop"),
+      heartbeat: rewrite("/agents/team/api/heartbeat"),
+      gateway: rewrite("/agents/team/api/model/v1/chat/completions"),
+    };
+    const routesOf = (x: string | null) => new URL(x ?? "/none", "http://h").pathname;
+    const agentOf = (x: string | null) =>
+      new URL(x ?? "/none", "http://h").searchParams.get("agent");
+    expect(
+      Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, [routesOf(v), agentOf(v)]])),
+      JSON.stringify(before, null, 1).slice(0, 4000),
+    ).toEqual({
+      overview: ["/api/sandbox", "team"],
+      operator: ["/api/sandbox/stop", "team"],
+      heartbeat: ["/api/heartbeat", "team"],
+      gateway: ["/api/model/v1/chat/completions", "team"],
+    });
+  });
+
   it("keeps every function's maxDuration within the Hobby limit", () => {
     const configs = vcConfigs();
     expect(configs.length).toBeGreaterThan(1);
