@@ -10,6 +10,8 @@ export interface RecordedCall {
   /** The body parsed as JSON (null when empty or not JSON). */
   body: unknown;
   at: number;
+  /** The status the fake answered with (unset until it answered). */
+  status?: number;
 }
 
 export interface FakeReply {
@@ -51,6 +53,7 @@ export async function startRecordingServer(
     };
     calls.push(call);
     const reply = await route(call);
+    call.status = reply.status;
     const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
     res.writeHead(reply.status, {
       ...(reply.body === undefined ? {} : { "content-type": "application/json" }),
