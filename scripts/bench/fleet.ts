@@ -16,15 +16,17 @@ import { operatorGet, sendMessage } from "../../tests/support/messages";
 import { ensureNextBuild } from "../../tests/support/next-build";
 import { startRedisServer } from "../../tests/support/redis-server";
 import { startVercelSandboxEmulator } from "../../tests/support/vercel-sandbox-emulator";
+import { spawnAnchor } from "./spawn-anchor";
 
 /**
  * Several agents in one deployment (docs/several-agents.md, issue 25), against the production
  * server (`next start`, echo agents):
  *  1. burst: BENCH_BURST_AGENTS (10) sleeping agents on the local provider each get
  *     BENCH_BURST_MESSAGES (10) signed messages at once, one conversation per agent sent in order
- *     (the next after the previous 202, as chat platforms do). Wakes, deliveries (each message
- *     once and in order, from the echo agent's conversation files), 202 p50/p99 and the time until
- *     all are delivered, next to the single-agent wake (one agent, one message) in the same run.
+ *     (the next after the previous 202, as chat platforms do), BENCH_BURST_ROUNDS (3) times.
+ *     Wakes, deliveries (each message once and in order, from the echo agent's conversation
+ *     files), 202 p50/p99 and the time until all are delivered, next to the single-agent wake (one
+ *     agent, one message) and N bare Node spawns at once vs one, before each round.
  *  2. idle fleet: BENCH_IDLE_AGENTS (50) sleeping agents on the Vercel provider through the API
  *     emulator, Redis store on a throwaway redis-server; BENCH_TICKS (5) × GET /api/cron. Provider
  *     calls per tick (emulator requests) and store commands per agent per tick (INFO
@@ -37,7 +39,7 @@ import { startVercelSandboxEmulator } from "../../tests/support/vercel-sandbox-e
 
 const BURST_AGENTS = Number(process.env.BENCH_BURST_AGENTS ?? 10);
 const BURST_MESSAGES = Number(process.env.BENCH_BURST_MESSAGES ?? 10);
-const SINGLE_WAKES = Number(process.env.BENCH_SINGLE_WAKES ?? 3);
+const BURST_ROUNDS = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const IDLE_AGENTS = Number(process.env.BENCH_IDLE_AGENTS ?? 50);
 const TICKS = Number(process.env.BENCH_TICKS ?? 5);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
@@ -135,23 +137,20 @@ async function stopAgentSandboxes(server: ClawrunServer, agents: string[]): Prom
 
 // ---- 1. burst ----
 
-/** One agent, one message, message → delivered (the event's time), asleep before each. */
-async function singleWakes(server: ClawrunServer, agent: string): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < SINGLE_WAKES; i++) {
-    const sentAt = Date.now();
-    const id = `single-${i}`;
-    const res = await sendMessage(server, { id, conversation: "single", text: "wake" }, agent);
-    if (res.status !== 202) throw new Error(`single wake: ${res.status}`);
-    out.push((await delivered(server, agent, id)).at - sentAt);
-    await stop(server, agent);
-    await untilStatus(server, [agent], "sleeping");
-  }
-  return out;
+/** One agent, one message → delivered (the event's time); the agent is asleep before and after. */
+async function singleWake(server: ClawrunServer, agent: string, round: number): Promise<number> {
+  const sentAt = Date.now();
+  const id = `single-${round}`;
+  const res = await sendMessage(server, { id, conversation: "single", text: "wake" }, agent);
+  if (res.status !== 202) throw new Error(`single wake: ${res.status}`);
+  const took = (await delivered(server, agent, id)).at - sentAt;
+  await stop(server, agent);
+  await untilStatus(server, [agent], "sleeping");
+  return took;
 }
 
 /** Each agent's conversation as a platform sends it: in order, all agents at once. */
-async function sendBurst(server: ClawrunServer, agents: string[]) {
+async function sendBurst(server: ClawrunServer, agents: string[], conversation: string) {
   const acks: number[] = [];
   const statuses = new Map<number, number>();
   const accepted = new Map<string, string[]>();
@@ -160,9 +159,9 @@ async function sendBurst(server: ClawrunServer, agents: string[]) {
       const ids: string[] = [];
       accepted.set(agent, ids);
       for (let i = 0; i < BURST_MESSAGES; i++) {
-        const id = `${agent}-m${i}`;
+        const id = `${conversation}-${agent}-m${i}`;
         const t0 = performance.now();
-        const res = await sendMessage(server, { id, conversation: "burst", text: `m ${i}` }, agent);
+        const res = await sendMessage(server, { id, conversation, text: `m ${i}` }, agent);
         acks.push(performance.now() - t0);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 202) ids.push(id);
@@ -173,7 +172,11 @@ async function sendBurst(server: ClawrunServer, agents: string[]) {
 }
 
 /** Ids in the agent's conversation file (its current sandbox, restored from the snapshot). */
-async function conversationIds(server: ClawrunServer, agent: string): Promise<string[]> {
+async function conversationIds(
+  server: ClawrunServer,
+  agent: string,
+  conversation: string,
+): Promise<string[]> {
   const { instance } = await operatorGet<{ instance: { sandboxId: string } }>(
     server,
     `/api/agents/${agent}`,
@@ -183,16 +186,65 @@ async function conversationIds(server: ClawrunServer, agent: string): Promise<st
     sharedDir: server.stateDir,
     logger: pino({ level: "silent" }),
   });
-  const file = join(
-    (await p.get(instance.sandboxId)).root,
-    "conversations",
-    `${conversationFileName("burst")}.jsonl`,
-  );
+  const root = (await p.get(instance.sandboxId)).root;
+  const file = join(root, "conversations", `${conversationFileName(conversation)}.jsonl`);
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
     .split("\n")
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { id: string }).id);
+}
+
+interface BurstRound {
+  acks: number[];
+  statuses: Map<number, number>;
+  wakes: number;
+  inOrder: number;
+  wrong: string[];
+  /** First message sent → the last one delivered (event time). */
+  allMs: number;
+  /** Per agent: first message sent → its last one delivered. */
+  perAgentMs: number[];
+}
+
+/** Every agent asleep, then BURST_MESSAGES to each at once; checked once nothing is pending. */
+async function burstRound(server: ClawrunServer, agents: string[], round: number) {
+  const conversation = `burst-${round}`;
+  const startedAt = Date.now();
+  const { acks, statuses, accepted } = await sendBurst(server, agents, conversation);
+  await waitFor(
+    "nothing pending",
+    async () => (await fleet(server)).every((r) => r.pending === 0),
+    180_000,
+    200,
+  );
+  const out: BurstRound = {
+    acks,
+    statuses,
+    wakes: 0,
+    inOrder: 0,
+    wrong: [],
+    allMs: 0,
+    perAgentMs: [],
+  };
+  for (const agent of agents) {
+    const events = (await eventsOf(server, agent)).filter((e) => e.at >= startedAt);
+    out.wakes += events.filter((e) => e.type === "status.running").length;
+    const last = Math.max(...events.filter((e) => e.type === "message.delivered").map((e) => e.at));
+    out.perAgentMs.push(last - startedAt);
+    const got = await conversationIds(server, agent, conversation);
+    if (JSON.stringify(got) === JSON.stringify(accepted.get(agent))) out.inOrder++;
+    else out.wrong.push(`${agent}: ${got.length} of ${accepted.get(agent)?.length}`);
+  }
+  out.allMs = Math.max(...out.perAgentMs);
+  return out;
+}
+
+/** The machine's own parallelism: `n` bare Node servers spawned at once → all listening. */
+async function spawnAtOnce(n: number): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: n }, () => spawnAnchor(1)));
+  return performance.now() - t0;
 }
 
 async function burst(): Promise<void> {
@@ -201,54 +253,68 @@ async function burst(): Promise<void> {
   const server = await startClawrun({ config });
   try {
     await fallAsleep(server, agents);
-    const single = await singleWakes(server, agents[0] as string);
-
-    const startedAt = Date.now();
-    const { acks, statuses, accepted } = await sendBurst(server, agents);
-    await waitFor(
-      "nothing pending",
-      async () => (await fleet(server)).every((r) => r.pending === 0),
-      180_000,
-      200,
-    );
-    let wakes = 0;
-    let lastDelivery = startedAt;
-    let inOrder = 0;
-    const wrong: string[] = [];
-    for (const agent of agents) {
-      const events = (await eventsOf(server, agent)).filter((e) => e.at >= startedAt);
-      wakes += events.filter((e) => e.type === "status.running").length;
-      for (const e of events)
-        if (e.type === "message.delivered") lastDelivery = Math.max(lastDelivery, e.at);
-      const got = await conversationIds(server, agent);
-      if (JSON.stringify(got) === JSON.stringify(accepted.get(agent))) inOrder++;
-      else wrong.push(`${agent}: ${got.length} lines`);
+    const single: number[] = [];
+    const rounds: BurstRound[] = [];
+    const spawnOne: number[] = [];
+    const spawnAll: number[] = [];
+    for (let r = 0; r < BURST_ROUNDS; r++) {
+      // The anchors next to each round: the same load drifts within a run on a shared machine.
+      single.push(await singleWake(server, agents[0] as string, r));
+      spawnOne.push(await spawnAtOnce(1));
+      spawnAll.push(await spawnAtOnce(agents.length));
+      rounds.push(await burstRound(server, agents, r));
+      await Promise.all(agents.map((a) => stop(server, a)));
+      await untilStatus(server, agents, "sleeping");
     }
-    const all = lastDelivery - startedAt;
-    const single50 = pct(single, 0.5);
-    console.log(
-      `\n### burst: ${BURST_AGENTS} sleeping agents × ${BURST_MESSAGES} messages, local provider\n`,
-    );
-    console.log("| measure | value |");
-    console.log("| ------- | ----- |");
-    console.log(`| answers | ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(", ")} |`);
-    console.log(
-      `| wakes (status.running after the burst began) | ${wakes} for ${agents.length} agents |`,
-    );
-    console.log(
-      `| conversations delivered once and in order | ${inOrder} of ${agents.length}${wrong.length ? ` (${wrong.join("; ")})` : ""} |`,
-    );
-    console.log(`| 202 p50 / p99 | ${ms(pct(acks, 0.5))} / ${ms(pct(acks, 0.99))} |`);
-    console.log(`| first message → all ${acks.length} delivered | ${ms(all)} |`);
-    console.log(
-      `| anchor: one agent, one message → delivered (p50 of ${single.length}) | ${ms(single50)} (${single.map(ms).join(", ")}) |`,
-    );
-    console.log(`| ratio (goal ≤ 2×) | ${(all / single50).toFixed(2)}× |`);
-    console.log(`| ${load()} | |`);
+    printBurst(agents.length, rounds, single, spawnOne, spawnAll);
   } finally {
     await stopAgentSandboxes(server, agents);
     await server.stop();
   }
+}
+
+function printBurst(
+  n: number,
+  rounds: BurstRound[],
+  single: number[],
+  spawnOne: number[],
+  spawnAll: number[],
+): void {
+  const acks = rounds.flatMap((r) => r.acks);
+  const statuses = new Map<number, number>();
+  for (const r of rounds)
+    for (const [s, k] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + k);
+  const all = rounds.map((r) => r.allMs);
+  const list = (xs: number[]) => xs.map(ms).join(", ");
+  const median = (xs: number[]) => pct(xs, 0.5);
+  console.log(
+    `\n### burst: ${n} sleeping agents × ${BURST_MESSAGES} messages at once, local provider, ${rounds.length} rounds\n`,
+  );
+  console.log("| measure | value |");
+  console.log("| ------- | ----- |");
+  console.log(`| answers | ${[...statuses].map(([s, k]) => `${k} × ${s}`).join(", ")} |`);
+  console.log(
+    `| wakes per round (status.running after it began) | ${rounds.map((r) => r.wakes).join(", ")} for ${n} agents |`,
+  );
+  const wrong = rounds.flatMap((r) => r.wrong);
+  console.log(
+    `| conversations delivered once and in order | ${rounds.reduce((a, r) => a + r.inOrder, 0)} of ${n * rounds.length}${wrong.length ? ` (${wrong.join("; ")})` : ""} |`,
+  );
+  console.log(`| 202 p50 / p99 | ${ms(pct(acks, 0.5))} / ${ms(pct(acks, 0.99))} |`);
+  console.log(
+    `| per agent: first message → its last delivered, p50 / max | ${ms(median(rounds.flatMap((r) => r.perAgentMs)))} / ${ms(Math.max(...rounds.flatMap((r) => r.perAgentMs)))} |`,
+  );
+  console.log(
+    `| first message → all ${n * BURST_MESSAGES} delivered, median (each round) | ${ms(median(all))} (${list(all)}) |`,
+  );
+  console.log(
+    `| anchor: one agent, one message → delivered, median (each round) | ${ms(median(single))} (${list(single)}) |`,
+  );
+  console.log(`| ratio (goal ≤ 2×) | ${(median(all) / median(single)).toFixed(2)}× |`);
+  console.log(
+    `| machine: ${n} bare Node spawns at once vs one → listening, median | ${ms(median(spawnAll))} vs ${ms(median(spawnOne))} (${(median(spawnAll) / median(spawnOne)).toFixed(2)}×) |`,
+  );
+  console.log(`| ${load()} | |`);
 }
 
 // ---- 2. idle fleet ----
@@ -292,6 +358,19 @@ async function counted(
   return { calls: requests.length - calls0, commands, ms: took };
 }
 
+/** Setup's after-the-response work (the last sleeps) done: 2 s without a command or a call. */
+async function untilQuiet(redis: Redis, requests: { method: string; path: string }[]) {
+  await waitFor(
+    "the store and the provider to go quiet",
+    async () => {
+      const q = await counted(redis, requests, () => new Promise((r) => setTimeout(r, 2_000)));
+      return q.calls === 0 && total(q.commands) === 0;
+    },
+    60_000,
+    0,
+  );
+}
+
 async function idleFleet(): Promise<void> {
   const agents = names("f", IDLE_AGENTS);
   const emulator = await startVercelSandboxEmulator();
@@ -309,8 +388,7 @@ async function idleFleet(): Promise<void> {
     const t0 = performance.now();
     await fallAsleep(server, agents);
     const setupS = (performance.now() - t0) / 1000;
-    // Let setup's after-the-response work settle before counting.
-    await new Promise((r) => setTimeout(r, 2_000));
+    await untilQuiet(redis, emulator.requests);
 
     const tickMs: number[] = [];
     const ticks = await counted(redis, emulator.requests, async () => {
@@ -342,7 +420,7 @@ async function idleFleet(): Promise<void> {
     console.log("| measure | ticks | anchor: same time, no tick |");
     console.log("| ------- | ----- | -------------------------- |");
     console.log(
-      `| provider calls per tick (goal 0) | ${(ticks.calls / TICKS).toFixed(1)} | ${quiet.calls} in all |`,
+      `| provider calls per tick (goal 0) | ${(ticks.calls / TICKS).toFixed(1)} (${per(ticks.calls)} per agent) | ${quiet.calls} in all |`,
     );
     console.log(
       `| store commands per agent per tick (goal ≤ 1) | ${per(total(ticks.commands))} | ${total(quiet.commands)} in all |`,
@@ -380,6 +458,7 @@ async function idleFleet(): Promise<void> {
 async function pageTimes(
   browser: Browser,
   url: string,
+  path: string,
   selector: string,
   count: number,
   signInWith?: string,
@@ -397,7 +476,7 @@ async function pageTimes(
     // One more load than counted: the first warms the server's and the browser's caches.
     for (let i = 0; i <= LOADS; i++) {
       const page = await context.newPage();
-      await page.goto(`${url}/`, { waitUntil: "commit" });
+      await page.goto(`${url}${path}`, { waitUntil: "commit" });
       const at = await page.waitForFunction(
         ({ selector, count }) =>
           // globalThis: the page's clock (tsx would rename a bare `performance` to this file's import).
@@ -431,11 +510,14 @@ async function dashboard(server: ClawrunServer, rows: number): Promise<void> {
     const fleetMs = await pageTimes(
       browser,
       server.url,
+      "/",
       '[data-testid="fleet-row"]',
       rows,
       server.secrets.admin,
     );
-    const anchor = await pageTimes(browser, bareUrl, "#line", 1);
+    const anchor = await pageTimes(browser, bareUrl, "/", "#line", 1);
+    // The same server's sign-in page: Next's own cost of a page, without the fleet's data.
+    const login = await pageTimes(browser, server.url, "/login", "input[type=password]", 1);
     console.log(
       `\n### fleet dashboard, ${rows} agents: navigation → ${rows} rows in the page (${LOADS} loads after one warm-up)\n`,
     );
@@ -446,6 +528,9 @@ async function dashboard(server: ClawrunServer, rows: number): Promise<void> {
     );
     console.log(
       `| anchor: one-line page, bare Node server | ${ms(pct(anchor, 0.5))} | ${ms(Math.max(...anchor))} |`,
+    );
+    console.log(
+      `| anchor: sign-in page, same server | ${ms(pct(login, 0.5))} | ${ms(Math.max(...login))} |`,
     );
     console.log(`| ${load()} | | |`);
   } finally {
