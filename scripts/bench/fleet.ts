@@ -495,6 +495,33 @@ async function pageTimes(
   }
 }
 
+/**
+ * The page's rows come from GET /api/fleet/stream's first `event: fleet` (app/_fleet/use-fleet.ts):
+ * that request alone, from Node, LOADS times (ms until the event arrives).
+ */
+async function firstFleetEvent(server: ClawrunServer): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const abort = new AbortController();
+    const t0 = performance.now();
+    const res = await fetch(`${server.url}/api/fleet/stream`, {
+      headers: { authorization: `Bearer ${server.secrets.admin}` },
+      signal: abort.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("event: fleet")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the fleet stream ended without an event: ${text.slice(0, 200)}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    out.push(performance.now() - t0);
+    abort.abort();
+  }
+  return out;
+}
+
 async function dashboard(server: ClawrunServer, rows: number): Promise<void> {
   const bare = createServer((_, res) => {
     res.setHeader("content-type", "text/html");
@@ -531,6 +558,10 @@ async function dashboard(server: ClawrunServer, rows: number): Promise<void> {
     );
     console.log(
       `| anchor: sign-in page, same server | ${ms(pct(login, 0.5))} | ${ms(Math.max(...login))} |`,
+    );
+    const stream = await firstFleetEvent(server);
+    console.log(
+      `| part: GET /api/fleet/stream → first event: fleet (Node fetch) | ${ms(pct(stream, 0.5))} | ${ms(Math.max(...stream))} |`,
     );
     console.log(`| ${load()} | | |`);
   } finally {
