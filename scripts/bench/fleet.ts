@@ -69,15 +69,19 @@ const eventsOf = async (server: ClawrunServer, agent: string) =>
     .events;
 
 async function untilStatus(server: ClawrunServer, agents: string[], status: string, ms = 120_000) {
+  let rows: FleetRow[] = [];
   await waitFor(
     `${agents.length} agents ${status}`,
     async () => {
-      const rows = await fleet(server);
+      rows = await fleet(server);
       return agents.every((a) => rows.find((r) => r.name === a)?.status === status);
     },
     ms,
     200,
-  );
+  ).catch((err: Error) => {
+    const off = rows.filter((r) => agents.includes(r.name) && r.status !== status);
+    throw new Error(`${err.message}: ${JSON.stringify(off).slice(0, 1_000)}`);
+  });
 }
 
 async function delivered(server: ClawrunServer, agent: string, id: string): Promise<Event> {
@@ -100,6 +104,20 @@ async function stop(server: ClawrunServer, agent: string): Promise<void> {
   if (res.status !== 202) throw new Error(`stop ${agent}: ${res.status} ${await res.text()}`);
 }
 
+/** Stop, and ask again if the agent is still awake after 30 s (a stop it refused as busy). */
+async function sleepNow(server: ClawrunServer, agent: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await stop(server, agent).catch((err: Error) => {
+      if (!/\b409\b/.test(err.message)) throw err;
+    });
+    try {
+      return await untilStatus(server, [agent], "sleeping", 30_000);
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 /** Wakes each agent once (so it has a snapshot) and puts it to sleep, SETUP_BATCH at a time. */
 async function fallAsleep(server: ClawrunServer, agents: string[]): Promise<void> {
   for (let i = 0; i < agents.length; i += SETUP_BATCH) {
@@ -113,10 +131,9 @@ async function fallAsleep(server: ClawrunServer, agents: string[]): Promise<void
         );
         if (sent.status !== 202) throw new Error(`setup message to ${a}: ${sent.status}`);
         await delivered(server, a, `setup-${a}`);
-        await stop(server, a);
+        await sleepNow(server, a);
       }),
     );
-    await untilStatus(server, batch, "sleeping");
   }
 }
 
@@ -144,8 +161,7 @@ async function singleWake(server: ClawrunServer, agent: string, round: number): 
   const res = await sendMessage(server, { id, conversation: "single", text: "wake" }, agent);
   if (res.status !== 202) throw new Error(`single wake: ${res.status}`);
   const took = (await delivered(server, agent, id)).at - sentAt;
-  await stop(server, agent);
-  await untilStatus(server, [agent], "sleeping");
+  await sleepNow(server, agent);
   return took;
 }
 
@@ -263,8 +279,7 @@ async function burst(): Promise<void> {
       spawnOne.push(await spawnAtOnce(1));
       spawnAll.push(await spawnAtOnce(agents.length));
       rounds.push(await burstRound(server, agents, r));
-      await Promise.all(agents.map((a) => stop(server, a)));
-      await untilStatus(server, agents, "sleeping");
+      await Promise.all(agents.map((a) => sleepNow(server, a)));
     }
     printBurst(agents.length, rounds, single, spawnOne, spawnAll);
   } finally {
@@ -358,6 +373,28 @@ async function counted(
   return { calls: requests.length - calls0, commands, ms: took };
 }
 
+/**
+ * The commands the server sends itself, per command: MONITOR names a command a Lua script ran
+ * "lua", and INFO commandstats counts those too (an EVALSHA and each command inside it).
+ */
+async function watchSent(url: string) {
+  const client = new Redis(url);
+  const monitor = await client.monitor(); // a connection of its own
+  const sent = new Map<string, number>();
+  monitor.on("monitor", (_time: string, args: string[], source: string) => {
+    const cmd = (args[0] ?? "").toLowerCase();
+    if (source !== "lua" && cmd !== "info") sent.set(cmd, (sent.get(cmd) ?? 0) + 1);
+  });
+  return {
+    sent,
+    async stop() {
+      await new Promise((r) => setTimeout(r, 500)); // the last lines still on their way
+      monitor.disconnect();
+      client.disconnect();
+    },
+  };
+}
+
 /** Setup's after-the-response work (the last sleeps) done: 2 s without a command or a call. */
 async function untilQuiet(redis: Redis, requests: { method: string; path: string }[]) {
   await waitFor(
@@ -391,6 +428,7 @@ async function idleFleet(): Promise<void> {
     await untilQuiet(redis, emulator.requests);
 
     const tickMs: number[] = [];
+    const watch = await watchSent(redisServer.url);
     const ticks = await counted(redis, emulator.requests, async () => {
       for (let i = 0; i < TICKS; i++) {
         const t = performance.now();
@@ -403,6 +441,7 @@ async function idleFleet(): Promise<void> {
         tickMs.push(performance.now() - t);
       }
     });
+    await watch.stop();
     // The anchor: the same time with no tick (what the idle server does on its own).
     const quiet = await counted(
       redis,
@@ -429,10 +468,17 @@ async function idleFleet(): Promise<void> {
       `| GET /api/cron p50 / max | ${ms(pct(tickMs, 0.5))} / ${ms(Math.max(...tickMs))} | |`,
     );
     console.log(`| ${load()} | | |`);
-    console.log("\n| store command | per agent per tick | in all |");
-    console.log("| ------------- | ------------------ | ------ |");
-    for (const [cmd, n] of [...ticks.commands].sort((a, b) => b[1] - a[1]))
-      console.log(`| ${cmd} | ${per(n)} | ${n} |`);
+    console.log(
+      "\n| store command | per agent per tick (commandstats) | in all | sent (not inside a script), in all |",
+    );
+    console.log("| ------------- | ------------------ | ------ | ------ |");
+    const cmds = new Set([...ticks.commands.keys(), ...watch.sent.keys()]);
+    for (const cmd of [...cmds].sort(
+      (a, b) => (ticks.commands.get(b) ?? 0) - (ticks.commands.get(a) ?? 0),
+    )) {
+      const n = ticks.commands.get(cmd) ?? 0;
+      console.log(`| ${cmd} | ${per(n)} | ${n} | ${watch.sent.get(cmd) ?? 0} |`);
+    }
     const paths = new Map<string, number>();
     for (const r of emulator.requests.slice(emulator.requests.length - ticks.calls - quiet.calls)) {
       const path = r.path.replace(/\/[^/]*_[^/]+/g, "/:id");
