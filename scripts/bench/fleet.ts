@@ -221,6 +221,8 @@ interface BurstRound {
   allMs: number;
   /** Per agent: first message sent → its last one delivered. */
   perAgentMs: number[];
+  /** Per agent: first message sent → running again (its wake, from status.running). */
+  wakeMs: number[];
 }
 
 /** Every agent asleep, then BURST_MESSAGES to each at once; checked once nothing is pending. */
@@ -242,12 +244,15 @@ async function burstRound(server: ClawrunServer, agents: string[], round: number
     wrong: [],
     allMs: 0,
     perAgentMs: [],
+    wakeMs: [],
   };
   for (const agent of agents) {
     const events = (await eventsOf(server, agent)).filter((e) => e.at >= startedAt);
     out.wakes += events.filter((e) => e.type === "status.running").length;
     const last = Math.max(...events.filter((e) => e.type === "message.delivered").map((e) => e.at));
     out.perAgentMs.push(last - startedAt);
+    const running = events.filter((e) => e.type === "status.running").map((e) => e.at);
+    if (running.length) out.wakeMs.push(Math.min(...running) - startedAt);
     const got = await conversationIds(server, agent, conversation);
     if (JSON.stringify(got) === JSON.stringify(accepted.get(agent))) out.inOrder++;
     else out.wrong.push(`${agent}: ${got.length} of ${accepted.get(agent)?.length}`);
@@ -316,6 +321,10 @@ function printBurst(
     `| conversations delivered once and in order | ${rounds.reduce((a, r) => a + r.inOrder, 0)} of ${n * rounds.length}${wrong.length ? ` (${wrong.join("; ")})` : ""} |`,
   );
   console.log(`| 202 p50 / p99 | ${ms(pct(acks, 0.5))} / ${ms(pct(acks, 0.99))} |`);
+  const wakes = rounds.flatMap((r) => r.wakeMs);
+  console.log(
+    `| per agent: first message → running (its wake), p50 / max | ${ms(median(wakes))} / ${ms(Math.max(...wakes))} |`,
+  );
   console.log(
     `| per agent: first message → its last delivered, p50 / max | ${ms(median(rounds.flatMap((r) => r.perAgentMs)))} / ${ms(Math.max(...rounds.flatMap((r) => r.perAgentMs)))} |`,
   );
@@ -463,6 +472,9 @@ async function idleFleet(): Promise<void> {
     );
     console.log(
       `| store commands per agent per tick (goal ≤ 1) | ${per(total(ticks.commands))} | ${total(quiet.commands)} in all |`,
+    );
+    console.log(
+      `| store commands sent per agent per tick (not inside a script) | ${per(total(watch.sent))} | |`,
     );
     console.log(
       `| GET /api/cron p50 / max | ${ms(pct(tickMs, 0.5))} / ${ms(Math.max(...tickMs))} | |`,
