@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,9 +31,11 @@ import { spawnAnchor } from "./spawn-anchor";
  *  2. idle fleet: BENCH_IDLE_AGENTS (50) sleeping agents on the Vercel provider through the API
  *     emulator, Redis store on a throwaway redis-server; BENCH_TICKS (5) × GET /api/cron. Provider
  *     calls per tick (emulator requests) and store commands per agent per tick (INFO
- *     commandstats), by command, next to the same quiet time without a tick.
+ *     commandstats, which counts the commands inside scripts too; MONITOR gives those the server
+ *     sends itself), by command, next to the same quiet time without a tick.
  *  3. fleet dashboard: Chromium, signed in, navigation → the fleet table showing every row of (2),
- *     p50 over BENCH_LOADS (5) loads, next to a one-line page from a bare Node server.
+ *     p50 over BENCH_LOADS (5) loads, next to a one-line page from a bare Node server and the
+ *     same server's sign-in page; the fleet stream's first event alone beside them.
  * Reported, not asserted (DESIGN). BENCH_PARTS=burst,idle,dashboard picks parts (dashboard needs idle).
  *   npm run bench -- fleet
  */
@@ -629,6 +632,8 @@ async function dashboard(server: ClawrunServer, rows: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // The in-sandbox bundles (sidecar, watchdog) as the test setup builds them, and the Next build.
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/bundle.ts"], { stdio: "inherit" });
   ensureNextBuild();
   if (PARTS.includes("burst")) await burst();
   if (PARTS.includes("idle") || PARTS.includes("dashboard")) await idleFleet();
