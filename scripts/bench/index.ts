@@ -21,6 +21,8 @@ const ALL = {
   "scheduled-wake":
     "a sleeping agent's cron job with no timer: QStash one-shot wakes vs the local tick loop (anchor)",
   load: "1,000 signed messages over 10 s to a sleeping agent across 20 conversations: 202 p50/p99 during the wake, one wake, delivery, server RSS",
+  fleet:
+    "several agents: a burst to 10 sleeping agents vs one wake; provider calls and store commands per tick of 50 idle agents; fleet dashboard first paint with 50 rows",
   "heartbeat-load":
     "100 heartbeats/s for 60 s through the heartbeat route with the Redis store: p99 and store commands per heartbeat",
   "model-gateway":
