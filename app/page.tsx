@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { hasOperatorSession } from "@/src/server/auth/page-session";
 import { listAgents } from "@/src/server/compose/context";
+import { fleetMembers, fleetRows } from "@/src/server/dashboard/fleet-members";
 import { Dashboard } from "./_dashboard/dashboard";
 import { FleetView } from "./_fleet/fleet-view";
 import { SetupChecklist } from "./_setup/setup-checklist";
@@ -21,13 +22,19 @@ export default async function Home() {
   if (!session) redirect("/login");
   // A config the agents cannot be read from shows the one dashboard, which explains it.
   const agents = await listAgents().catch(() => []);
-  if (agents.length > 1)
+  if (agents.length > 1) {
+    // The rows come with the HTML (at most four store reads per agent, docs/api.md), so the
+    // table paints before the page's script runs; the stream keeps them live from there.
+    const rows = await fleetMembers()
+      .then(fleetRows)
+      .catch(() => null);
     return (
       <>
         <SetupChecklist />
-        <FleetView />
+        <FleetView initialRows={rows} />
       </>
     );
+  }
   return (
     <>
       <SetupChecklist />

@@ -84,6 +84,9 @@ describe("the fleet view", () => {
         { timeout: UI_MS },
       );
       expect(await rowNames(page)).toEqual(["clawrun", "team", "ops"]);
+      // The rows come with the HTML, before any script runs (the first paint has them).
+      const html = await (await context.request.get(`${server.url}/`)).text();
+      expect(html.match(/data-testid="fleet-row"/g)).toHaveLength(3);
       const first = page.locator('[data-testid="fleet-row"][data-agent="clawrun"]');
       expect(await first.textContent()).toContain("default");
       for (const agent of ["clawrun", "team", "ops"])

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import type { FleetRow } from "@/src/server/dashboard/fleet";
 import { formatDuration, formatStatusAge } from "../_dashboard/format";
 import { LiveBanner } from "../_dashboard/live-banner";
 import { SignOutButton } from "../_dashboard/sign-out-button";
@@ -25,8 +26,8 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
  * `/` of a deployment with several agents (docs/several-agents.md): one row per agent, live,
  * sortable by any column; each name opens that agent's dashboard at /agents/<name>.
  */
-export function FleetView() {
-  const feed = useFleet();
+export function FleetView({ initialRows = null }: { initialRows?: FleetRow[] | null }) {
+  const feed = useFleet(initialRows);
   const stale = feed.live.staleSince !== null;
   const now = useNow(feed.skewMs, stale ? (feed.live.staleSince ?? undefined) : undefined);
   const [sort, setSort] = useState<Sort | null>(null);
@@ -110,8 +111,16 @@ export function FleetView() {
                             {r.status}
                           </span>
                         </td>
-                        <td className="num nowrap">{formatStatusAge(r.status, r.since, now)}</td>
-                        <td className="num nowrap" data-testid="fleet-sleeps">
+                        {/* Ages are computed from the clock where they render: the server's
+                            HTML and the browser's first render may be a second apart. */}
+                        <td className="num nowrap" suppressHydrationWarning>
+                          {formatStatusAge(r.status, r.since, now)}
+                        </td>
+                        <td
+                          className="num nowrap"
+                          data-testid="fleet-sleeps"
+                          suppressHydrationWarning
+                        >
                           {formatSleepsIn(r, now)}
                         </td>
                         <td className="fleet-reason">

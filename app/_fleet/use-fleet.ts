@@ -21,8 +21,9 @@ export interface FleetFeed {
  * moves; stale and said so when the stream goes quiet, sign-in again on a lost session —
  * the same rules as one agent's dashboard (use-live-data.ts).
  */
-export function useFleet(): FleetFeed {
-  const [rows, setRows] = useState<FleetRow[] | null>(null);
+export function useFleet(initial: FleetRow[] | null = null): FleetFeed {
+  // Rows the server rendered the page with: the table paints with the HTML, before the stream.
+  const [rows, setRows] = useState<FleetRow[] | null>(initial);
   const [skewMs, setSkewMs] = useState(0);
   const [live, setLive] = useState<LiveState>({ updatedAt: null, staleSince: null, reconnects: 0 });
 
