@@ -24,6 +24,16 @@ export type EditResult<T = object> =
   | ({ ok: true; file: Json } & T)
   | { ok: false; message: string; problems?: string[] };
 
+/** The server's refusal of a new file, or null when it would accept it. */
+function refusedBy(
+  validate: Validate,
+  next: Json,
+): { ok: false; message: string; problems: string[] } | null {
+  const problems = validate(next);
+  if (problems.length === 0) return null;
+  return { ok: false, message: "the new clawrun.json would be invalid, nothing changed", problems };
+}
+
 /** `instance.name` as the schema defaults it. */
 export function instanceNameOf(file: Json): string {
   const instance = file.instance;
@@ -93,14 +103,8 @@ export function addAgent(
   const agents: Json = single ? { [movedExisting as string]: {} } : { ...current };
   agents[req.name] = entry;
   const next: Json = { ...file, agents };
-  const problems = validate(next);
-  if (problems.length > 0) {
-    return {
-      ok: false,
-      message: `the new clawrun.json would be invalid, nothing changed`,
-      problems,
-    };
-  }
+  const invalid = refusedBy(validate, next);
+  if (invalid) return invalid;
   return { ok: true, file: next, entry, movedExisting };
 }
 
@@ -129,14 +133,8 @@ export function removeAgent(
   }
   const { [name]: _removed, ...agents } = entriesOf(file);
   const next: Json = { ...file, agents };
-  const problems = validate(next);
-  if (problems.length > 0) {
-    return {
-      ok: false,
-      message: `the new clawrun.json would be invalid, nothing changed`,
-      problems,
-    };
-  }
+  const invalid = refusedBy(validate, next);
+  if (invalid) return invalid;
   const after = agentEntries(next, instanceNameOf(next));
   const newDefault = (after.find((a) => a.isDefault) as AgentEntry).name;
   return { ok: true, file: next, wasDefault: gone.isDefault, newDefault };
