@@ -136,7 +136,9 @@ export class WarmNodePool {
     let child: ChildProcess;
     try {
       // Its own session, as every sandbox command (stop() and the TTL kill its group).
-      child = spawn(node, [this.opts.bundle], {
+      // The bundle runs only on the local provider, never in a Vercel function: not traced
+      // (Next would otherwise trace the whole project into every function that imports this).
+      child = spawn(/*turbopackIgnore: true*/ node, [this.opts.bundle], {
         cwd: this.opts.dir,
         env: env as NodeJS.ProcessEnv,
         detached: true,
