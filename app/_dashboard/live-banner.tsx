@@ -1,5 +1,5 @@
 import { formatAge, formatClock } from "./format";
-import type { LiveState } from "./use-live-data";
+import type { LiveState } from "./live-stream";
 
 /**
  * "updated 2 s ago" while connected; a sticky banner while the server is unreachable, so an
