@@ -10,6 +10,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBrowser } from "./support/browser";
 import { type ClawrunServer, startClawrun } from "./support/clawrun-server";
+import { VariantPages } from "./support/variant-pages";
 
 /**
  * The operator dashboard in Debian's Chromium against the production build and the local
@@ -32,6 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await shown?.close();
   await browser?.close();
 });
 
@@ -54,25 +56,27 @@ async function signIn(page: Page, secret: string): Promise<void> {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
+/** Opened after sign-in, kept for the walk (tests/support/variant-pages.ts). */
+let shown: VariantPages | null = null;
+
 /** Screenshots the same state in dark mode and at phone width, signed in with the same cookie. */
 async function variants(context: BrowserContext, url: string, name: string, status: RegExp) {
-  const storageState = await context.storageState();
-  for (const [suffix, options] of [
-    ["dark", { colorScheme: "dark" as const }],
-    ["phone", { viewport: PHONE, isMobile: true, hasTouch: true }],
-    ["dark-phone", { colorScheme: "dark" as const, viewport: PHONE, isMobile: true }],
-  ] as const) {
-    const extra = await browser.newContext({ viewport: DESKTOP, storageState, ...options });
-    try {
-      const p = await extra.newPage();
-      await p.goto(url);
+  shown ??= await VariantPages.open(browser, await context.storageState(), {
+    desktop: { viewport: DESKTOP },
+    phone: { viewport: PHONE, isMobile: true, hasTouch: true },
+  });
+  await shown.each(
+    url,
+    async (p) => {
       await textOf(p.getByTestId("status"), status);
       await p.getByTestId("config-table").waitFor({ timeout: UI_MS });
-      await p.screenshot({ path: join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
-    } finally {
-      await extra.close();
-    }
-  }
+    },
+    async ({ page: p, name: variant }) => {
+      // The desktop in light is the walk's own page, shot there.
+      if (variant === "desktop-light") return;
+      await p.screenshot({ path: join(SHOTS, `${name}-${variant}.png`), fullPage: true });
+    },
+  );
 }
 
 describe("the dashboard", () => {

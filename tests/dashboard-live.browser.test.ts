@@ -18,6 +18,7 @@ import {
   watch,
 } from "./support/dashboard-page";
 import { sendMessage } from "./support/messages";
+import { VariantPages } from "./support/variant-pages";
 
 /**
  * The dashboard in Debian's Chromium against the production build and the local provider: the
@@ -41,44 +42,39 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await variants?.close();
   await browser?.close();
   await server?.stop();
 });
 
+/** Opened after sign-in, kept for the whole walk (tests/support/variant-pages.ts). */
+let variants: VariantPages | null = null;
+
 /** The same state at both widths, light and dark, signed in with the same cookie. */
 async function shots(context: BrowserContext, name: string, topLine: RegExp): Promise<void> {
-  const storageState = await context.storageState();
-  for (const [suffix, options] of [
-    ["desktop-light", { viewport: DESKTOP }],
-    ["desktop-dark", { viewport: DESKTOP, colorScheme: "dark" as const }],
-    ["phone-light", { viewport: PHONE, isMobile: true, hasTouch: true }],
-    [
-      "phone-dark",
-      { viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: "dark" as const },
-    ],
-  ] as const) {
-    const extra = await browser.newContext({ storageState, ...options });
-    try {
-      const p = await extra.newPage();
-      const problems = watch(p);
-      await p.goto(`${server.url}/`);
+  variants ??= await VariantPages.open(browser, await context.storageState(), {
+    desktop: { viewport: DESKTOP },
+    phone: { viewport: PHONE, isMobile: true, hasTouch: true },
+  });
+  await variants.each(
+    `${server.url}/`,
+    async (p) => {
       await textOf(p.getByTestId("top-line-text"), topLine, TRANSITION_MS);
       await p.getByTestId("cost-total").waitFor({ timeout: UI_MS });
       await p.getByTestId("channel-card").first().waitFor({ timeout: UI_MS });
-      await p.screenshot({ path: join(SHOTS, `v2-${name}-${suffix}.png`), fullPage: true });
+    },
+    async ({ page: p, name: variant, problems }) => {
+      await p.screenshot({ path: join(SHOTS, `v2-${name}-${variant}.png`), fullPage: true });
       const lowContrast = await lowContrastText(p);
       // Nothing sticks out sideways (a phone would scroll the whole page horizontally).
       const overflow = await p.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
-      expect(overflow, `${name} ${suffix}: horizontal overflow`).toBe(0);
-      await p.close();
-      expect(problems).toEqual([]);
-      expect(lowContrast, `${name} ${suffix}`).toEqual([]);
-    } finally {
-      await extra.close();
-    }
-  }
+      expect(overflow, `${name} ${variant}: horizontal overflow`).toBe(0);
+      expect(problems, `${name} ${variant}`).toEqual([]);
+      expect(lowContrast, `${name} ${variant}`).toEqual([]);
+    },
+  );
 }
 
 describe("the dashboard, live", () => {

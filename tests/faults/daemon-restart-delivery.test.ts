@@ -73,5 +73,8 @@ describe("faults: a message sent while the daemon restarts", () => {
     await killDaemonThenSend("m-restart-2");
     await waitFor("delivery after daemonReturned", () => delivered("m-restart-2"), 20_000);
     expect((await harness().store.inbox.count()).pending).toBe(0);
+    // The same heartbeat leaves an event, which moves the dashboard's live marker at once.
+    const back = await harness().events("daemon.back");
+    expect(back.map((e) => e.message)).toEqual(["the daemon is listening again after restart 1"]);
   }, 60_000);
 });

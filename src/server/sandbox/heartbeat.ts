@@ -46,6 +46,22 @@ export async function handleHeartbeat(
       details: { restarts: hb.daemonRestarts, daemonStatus: hb.daemonStatus },
     });
   }
+  if (
+    previous?.sandboxId === hb.sandboxId &&
+    previous.daemonStatus !== "running" &&
+    hb.daemonStatus === "running" &&
+    hb.daemonRestarts > 0
+  ) {
+    // The event moves the dashboard's live marker (live-feed.ts): without it the page showed
+    // the restarted daemon as down until its 10 s refresh.
+    await recordEvent(d, {
+      type: "daemon.back",
+      level: "info",
+      sandboxId: hb.sandboxId,
+      message: `the daemon is listening again after restart ${hb.daemonRestarts}`,
+      details: { restarts: hb.daemonRestarts },
+    });
+  }
   const cur = state?.value ?? null;
   const decision = decideHeartbeat(
     cur,
