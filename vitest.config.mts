@@ -3,6 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 import ServerLastSequencer from "./tests/support/server-last-sequencer.mjs";
 
 const alias = { "@": fileURLToPath(new URL(".", import.meta.url)) };
+/** Each project's own: an inline project does not inherit the root's test options. Room for
+ * slow CI machines: real processes and servers. */
+const timeouts = { testTimeout: 30_000, hookTimeout: 120_000 };
 
 export default defineConfig({
   resolve: { alias },
@@ -17,9 +20,7 @@ export default defineConfig({
     // and timing-bound fault tests failed there (3 of 1964 tests in an 11.5 min run).
     // CLAWRUN_TEST_WORKERS overrides it (e.g. 1 to see a file's time alone).
     maxWorkers: Number(process.env.CLAWRUN_TEST_WORKERS) || 2,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    // Real processes and servers: keep output readable and give slow CI machines room.
+    // Real processes and servers: keep output readable.
     reporters: ["default"],
     projects: [
       {
@@ -33,6 +34,7 @@ export default defineConfig({
           environment: "node",
           pool: "forks",
           isolate: false,
+          ...timeouts,
         },
       },
       {
@@ -45,6 +47,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, "tests/openclaw/**"],
           environment: "node",
           pool: "forks",
+          ...timeouts,
         },
       },
     ],
