@@ -89,6 +89,9 @@ async function start(name: string, vercel: Record<string, unknown> = {}) {
     agent: layeredAgent,
     config: config(name, vercel),
     env: emulator.env,
+    // The broken upgrade's daemon crash-loops until the sidecar gives up: 5 restarts at 2 s
+    // each were 10 s of waiting for the same verdict.
+    sidecarTimings: { restartDelayMs: 200 },
   });
   return h;
 }
