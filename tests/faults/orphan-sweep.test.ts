@@ -63,22 +63,38 @@ const setups: { name: string; options: () => HarnessOptions }[] = [
   },
 ];
 
-/** The agent has a saved state; then a server starts a wake and dies right after the create. */
+/**
+ * The agent has a saved state; then a server starts a wake and dies right after the create.
+ * That server's process loads (seconds, through tsx) while the agent wakes and sleeps, and
+ * starts its wake once the agent sleeps.
+ */
 async function orphanLeftByDeadServer(
   h: LifecycleHarness,
 ): Promise<{ orphan: string; diedAt: number }> {
-  expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
-  expect((await h.manager.sleep("test")).status).toBe("sleeping");
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "tests/fixtures/die-after-create.ts", JSON.stringify(h.params)],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    [
+      "--import",
+      "tsx",
+      "tests/fixtures/die-after-create.ts",
+      JSON.stringify({ ...h.params, onGo: true }),
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
   );
   let out = "";
   child.stdout.on("data", (d: Buffer) => {
     out += d.toString();
   });
-  await new Promise((r) => child.once("exit", r));
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
+    expect((await h.manager.sleep("test")).status).toBe("sleeping");
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
+  child.stdin.write("go\n");
+  await exited;
   const diedAt = Date.now();
   const orphan = (JSON.parse(out) as { id: string }).id;
   const listed = (await h.provider.list()).find((s) => s.id === orphan);

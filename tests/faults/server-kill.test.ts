@@ -59,11 +59,15 @@ async function sigkill(child: ChildProcess): Promise<void> {
 /**
  * The restarted server: a new app on the same state dir and store. It comes up once the dead
  * server's lock lease has run out, as a real restart takes longer than that (docs/lifecycle.md:
- * a holder that dies releases the lock within one lease); its first tick must repair.
+ * a holder that dies releases the lock within one lease); its first tick must repair. The app
+ * is built while the lease runs out, and the lease is waited on, not slept past.
  */
 async function restart(): Promise<SandboxLifecycleManager> {
-  await new Promise((r) => setTimeout(r, timings.lockLeaseMs + 100));
-  return harness().newManager();
+  const [manager] = await Promise.all([
+    harness().newManager(),
+    harness().lockFree(timings.lockLeaseMs + 10_000),
+  ]);
+  return manager;
 }
 
 const status = async () => (await harness().status()).status;
@@ -119,7 +123,9 @@ describe("faults: ClawRun's server SIGKILLed, then restarted", () => {
     // then the restarted server redelivers. A short margin keeps that wait to seconds.
     h = await lifecycleHarness({
       timings: { ...timings, claimMarginMs: 500 },
-      config: { agent: slowEchoAgent(1_500, 4_000) },
+      // A redelivery of a message the agent already stored is answered at once: only the first
+      // delivery needs the window to strike in.
+      config: { agent: slowEchoAgent(1_500, 4_000, 0) },
     });
     const sent = new Acknowledged();
     const starting = serverInChild(harness(), children); // loads while the agent goes to sleep

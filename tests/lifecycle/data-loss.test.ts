@@ -112,9 +112,20 @@ describe("data loss: the native TTL never fires under a sandbox ClawRun thinks i
     });
     const first = await sendMessage("notes", "remember this");
     expect(await countOf(first)).toBe(1);
-    const sandboxId = (await status()).sandboxId as string;
-    // Past the naive TTL and past the first periodic heartbeat, which finds the agent idle.
-    await new Promise((r) => setTimeout(r, 3_200));
+    const { sandboxId, sandboxCreatedAt } = await status();
+    // Past the naive TTL and past the first periodic heartbeat, which finds the agent idle:
+    // waited on, not slept past — a heartbeat received after the naive TTL ran out, or (on a
+    // slow machine) the agent already put to sleep by an earlier one (no heartbeats follow).
+    const naiveTtlEnds = (sandboxCreatedAt as number) + 1_000 * 2; // activeDuration × multiplier
+    await waitFor("the naive TTL to run out", async () => Date.now() > naiveTtlEnds, 10_000, 20);
+    const beatsBefore = harness().heartbeats.length;
+    await waitFor(
+      "a heartbeat after the naive TTL, or the agent asleep",
+      async () =>
+        harness().heartbeats.length > beatsBefore || (await status()).sandboxId !== sandboxId,
+      30_000,
+      20,
+    );
     // That heartbeat may have started a snapshot: let it end (its length is the product's own,
     // not shortened with the timings; the unshortened test left it 4 s).
     await waitFor(
@@ -229,7 +240,7 @@ describe("data loss: a server killed mid-operation", () => {
       5,
     );
     await kill(child);
-    await new Promise((r) => setTimeout(r, 1_600));
+    await harness().lockFree(); // the dead server's lease runs out
     await harness().manager.tick();
     const after = await status();
     expect(after.status).toBe("sleeping");
@@ -254,7 +265,7 @@ describe("data loss: a server killed mid-operation", () => {
     await kill(child);
     // The sandbox expires before anyone repairs (its files are gone with it).
     await (await harness().provider.get(sandboxId)).stop();
-    await new Promise((r) => setTimeout(r, 1_600));
+    await harness().lockFree(); // the dead server's lease runs out
     await harness().manager.tick();
     const after = await status();
     expect(after.status).toBe("failed");

@@ -35,14 +35,15 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
       expect(timings[phase]).toBeGreaterThanOrEqual(0);
     expect(h.hook.calls).toEqual(["teardown"]);
 
-    // File activity for twice the active duration: the agent must stay awake and be extended.
+    // File activity for twice the active duration (27 writes 0.3 s apart: over 8 s): the agent
+    // must stay awake and be extended.
     const sandbox = await h.provider.get(running?.sandboxId as string);
     const deadline0 = running?.ttlDeadline as number;
     // One loop inside the sandbox writes every 0.3 s: a command spawned per write took longer
     // than activeDuration on a loaded machine, and the gap itself was (rightly) read as idle.
     await sandbox.runCommand("sh", [
       "-c",
-      "mkdir -p work; i=0; while [ $i -lt 30 ]; do date +%s%N >> work/activity.log; sleep 0.3; i=$((i+1)); done",
+      "mkdir -p work; i=0; while [ $i -lt 27 ]; do date +%s%N >> work/activity.log; sleep 0.3; i=$((i+1)); done",
     ]);
     const active = await status();
     expect(active?.status).toBe("running");
@@ -50,7 +51,7 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     expect(active?.ttlDeadline).toBeGreaterThan(deadline0);
 
     // Idle: no file changes for activeDuration → snapshot + stop.
-    await waitFor("sleeping", async () => (await status())?.status === "sleeping", 20_000);
+    await waitFor("sleeping", async () => (await status())?.status === "sleeping", 20_000, 20);
     const asleep = await status();
     expect(asleep?.snapshotId).toMatch(/^snap_/);
     expect(asleep?.sandboxId).toBeNull();
@@ -117,13 +118,13 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
 
   it("stops a sandbox whose daemon crash-loops and reports it failed", async () => {
     // Listens long enough to pass the start health check, then crashes on every run; the
-    // restarted runs crash sooner (a marker in its home says it ran), so the five restarts the
-    // supervisor allows take seconds, not five times the first run.
+    // restarted runs crash at once (a marker in its home says it ran), so the five restarts the
+    // supervisor allows take about a second, not five times the first run.
     const script = [
       "const fs = require('fs'), marker = (process.env.HOME || '.') + '/crashed-once';",
       "const again = fs.existsSync(marker); fs.writeFileSync(marker, '');",
       "require('http').createServer((q,s)=>s.end()).listen(process.env.PORT);",
-      "setTimeout(()=>process.exit(3), again ? 200 : 1200);",
+      "setTimeout(()=>process.exit(3), again ? 0 : 1200);",
     ].join(" ");
     const config = parseClawrunConfig({
       agent: { type: "command", command: "node", args: ["-e", script] },
@@ -131,11 +132,11 @@ describe("lifecycle: start, extend, sleep, wake (real sqlite, local provider, si
     h = await lifecycleHarness({
       agent: new CommandAgent(config.agent as CommandAgentConfig, {}, process.cwd()),
       config: { sandbox: { activeDuration: 60 } },
-      sidecarTimings: { restartDelayMs: 100, probeIntervalMs: 100 },
+      sidecarTimings: { restartDelayMs: 50, probeIntervalMs: 100 },
     });
     expect((await h.manager.wake({ reason: "test", trigger: "operator" })).status).toBe("running");
     const sandboxId = (await status())?.sandboxId as string;
-    await waitFor("failed", async () => (await status())?.status === "failed", 30_000, 100);
+    await waitFor("failed", async () => (await status())?.status === "failed", 30_000, 20);
     const failed = await status();
     expect(failed?.error).toMatch(/daemon failed after 5 restarts/);
     expect(failed?.sandboxId).toBeNull();

@@ -6,9 +6,10 @@ import type { Acknowledged } from "./fault-checks";
  * keeps the echo agent's conversation files (`conversations/<name>.jsonl`, one line per
  * message id, appended once) so the suite's exactly-once check reads it the same way, and
  * holds each answer for a while after storing the message: a window in which a fault can
- * strike mid-delivery (stored by the agent, not yet acknowledged to ClawRun).
+ * strike mid-delivery (stored by the agent, not yet acknowledged to ClawRun). `seenHoldMs`:
+ * how long it holds the answer to a message it had already stored (a redelivery).
  */
-export function slowEchoAgent(holdMs: number, timeoutMs = 30_000) {
+export function slowEchoAgent(holdMs: number, timeoutMs = 30_000, seenHoldMs = holdMs) {
   const script = `
 const http = require("http"), fs = require("fs"), path = require("path");
 const dir = path.join(process.env.HOME || process.cwd(), "conversations");
@@ -19,7 +20,7 @@ http.createServer((q, s) => {
     const m = JSON.parse(b), f = path.join(dir, m.conversation + ".jsonl");
     const seen = fs.existsSync(f) && fs.readFileSync(f, "utf8").split("\\n").some((l) => l && JSON.parse(l).id === m.id);
     if (!seen) fs.appendFileSync(f, JSON.stringify({ id: m.id, text: m.text }) + "\\n");
-    setTimeout(() => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify({ reply: "ok " + m.id })); }, ${holdMs});
+    setTimeout(() => { s.setHeader("content-type", "application/json"); s.end(JSON.stringify({ reply: "ok " + m.id })); }, seen ? ${seenHoldMs} : ${holdMs});
   });
 }).listen(process.env.PORT);`;
   return {

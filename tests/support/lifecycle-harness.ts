@@ -19,9 +19,10 @@ import { handleWebhookRequest } from "../../src/server/http/webhook-handler";
 import type { ApiShape } from "../../src/server/model-gateway/refusal";
 import { LocalProvider } from "../../src/server/providers/local/local-provider";
 import type { SandboxProvider } from "../../src/server/providers/types";
+import { LIFECYCLE_LOCK } from "../../src/server/sandbox/lifecycle-lock";
 import type { SandboxLifecycleManager } from "../../src/server/sandbox/manager";
 import type { Store } from "../../src/server/store/types";
-import { freePort } from "./free-port";
+import { freePort, waitFor } from "./free-port";
 
 /** A wake hook that records calls, so tests can see hooks registered and torn down. */
 export class RecordingHook implements WakeHook {
@@ -61,6 +62,12 @@ export interface LifecycleHarness {
   webhookSecret: string;
   /** Resolves once the work handlers started after their responses (wakes, sleeps) is done. */
   settled(): Promise<void>;
+  /**
+   * Resolves once no one holds the lifecycle lock, e.g. a killed server's lease has run out
+   * (a probe takes the lock and gives it back at once): a restart that comes up after that
+   * finds the lock free, as a real restart, slower than a lease, would.
+   */
+  lockFree(timeoutMs?: number): Promise<void>;
   /** While false the parent "is down": heartbeats get connection errors. */
   setParentUp(up: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -203,6 +210,19 @@ export async function lifecycleHarness(o: HarnessOptions = {}): Promise<Lifecycl
     heartbeats,
     async settled() {
       while (followUps.size > 0) await Promise.allSettled([...followUps]);
+    },
+    async lockFree(timeoutMs = 30_000) {
+      const probe = `lock-probe-${randomBytes(6).toString("hex")}`;
+      await waitFor(
+        "the lifecycle lock to be free",
+        async () => {
+          const grant = await store.locks.acquire(LIFECYCLE_LOCK, probe, 1_000);
+          if (grant) await store.locks.release(LIFECYCLE_LOCK, probe);
+          return grant !== null;
+        },
+        timeoutMs,
+        20,
+      );
     },
     url: publicUrl,
     webhookSecret: source.CLAWRUN_WEBHOOK_SECRET as string,
