@@ -1,4 +1,4 @@
-import { Client, Receiver } from "@upstash/qstash";
+import type { Client } from "@upstash/qstash";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { SchedulerSettings } from "../../config/env";
@@ -30,14 +30,22 @@ export interface QStashWakeOptions {
  */
 export class QStashWakeScheduler implements WakeScheduler {
   readonly description: string;
-  private readonly client: Client;
+  private client: Promise<Client> | null = null;
 
   constructor(private readonly o: QStashWakeOptions) {
-    this.client = new Client({
-      token: o.settings.token,
-      ...(o.settings.baseUrl ? { baseUrl: o.settings.baseUrl } : {}),
-    });
     this.description = `QStash one-shot wakes at ${o.cronUrl}`;
+  }
+
+  /** The SDK is loaded at the first plan, not with the server (docs/architecture.md, "Start-up"). */
+  private qstash(): Promise<Client> {
+    this.client ??= import("@upstash/qstash").then(
+      ({ Client }) =>
+        new Client({
+          token: this.o.settings.token,
+          ...(this.o.settings.baseUrl ? { baseUrl: this.o.settings.baseUrl } : {}),
+        }),
+    );
+    return this.client;
   }
 
   async ensure(at: number | null): Promise<void> {
@@ -46,7 +54,7 @@ export class QStashWakeScheduler implements WakeScheduler {
     const change = planWakeChange(at, planned, now);
     if (change.cancel) {
       // Gone meanwhile: nothing to cancel, and a spare wake is harmless anyway.
-      await this.client.messages.cancel(change.cancel).catch((err: unknown) => {
+      await (await this.qstash()).messages.cancel(change.cancel).catch((err: unknown) => {
         this.o.logger.debug({ err: String(err) }, "scheduled wake: nothing to cancel");
       });
     }
@@ -55,7 +63,7 @@ export class QStashWakeScheduler implements WakeScheduler {
       if (at === null && planned) await this.o.kv.delete(PLANNED_KEY);
       return;
     }
-    const { messageId } = await this.client.publishJSON({
+    const { messageId } = await (await this.qstash()).publishJSON({
       url: this.o.cronUrl,
       body: { reason: "scheduled wake", at: change.publish },
       // QStash takes whole seconds; rounding up never wakes before the time.
@@ -98,6 +106,7 @@ export async function verifyQStashRequest(
   body: string,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
   if (!signature) return { ok: false, reason: "missing Upstash-Signature header" };
+  const { Receiver } = await import("@upstash/qstash");
   const receiver = new Receiver({
     currentSigningKey: settings.currentSigningKey,
     nextSigningKey: settings.nextSigningKey,

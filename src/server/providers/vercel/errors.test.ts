@@ -1,5 +1,5 @@
 import { APIError, StreamError } from "@vercel/sandbox";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   PathEscapeError,
   ProviderError,
@@ -7,6 +7,10 @@ import {
   SnapshotNotFoundError,
 } from "../types";
 import { mapSdkError } from "./errors";
+import { vercelSdk } from "./sdk";
+
+// The provider loads the SDK at its first call (sdk.ts); its errors are recognised from then.
+beforeAll(() => vercelSdk());
 
 /** An APIError as the SDK builds it from an answer `{ error: { code, message } }`. */
 function apiError(status: number, code?: string, message?: string): APIError<unknown> {

@@ -1,7 +1,7 @@
-import { APIError, StreamError } from "@vercel/sandbox";
 import { z } from "zod";
 import { ClawrunError } from "../../../protocol/clawrun-error";
 import { ProviderError, SandboxNotFoundError, SnapshotNotFoundError } from "../types";
+import { loadedVercelSdk } from "./sdk";
 
 /**
  * What went wrong in an SDK call, in ClawRun's errors. The API answers `{ error: { code,
@@ -22,7 +22,8 @@ export interface ApiFailure {
 }
 
 export function apiFailure(err: unknown): ApiFailure | null {
-  if (!(err instanceof APIError)) return null;
+  const sdk = loadedVercelSdk();
+  if (!sdk || !(err instanceof sdk.APIError)) return null;
   const body = errorBodySchema.safeParse(err.json);
   return {
     status: err.response.status,
@@ -79,7 +80,8 @@ export function mapSdkError(err: unknown, ctx: CallContext): unknown {
   const failure = apiFailure(err);
   // Only the API's own words travel on, never the SDK's error with its response object.
   if (failure) return errorForFailure(failure, ctx);
-  if (err instanceof StreamError) {
+  const StreamError = loadedVercelSdk()?.StreamError;
+  if (StreamError && err instanceof StreamError) {
     return new ProviderError(`cannot ${ctx.action}: ${err.code}: ${err.message}`);
   }
   const message = err instanceof Error ? err.message : String(err);

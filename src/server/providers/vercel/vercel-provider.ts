@@ -1,4 +1,4 @@
-import { Sandbox, Snapshot } from "@vercel/sandbox";
+import type { Sandbox } from "@vercel/sandbox";
 import type { Logger } from "pino";
 import {
   type CreateSandboxOptions,
@@ -34,6 +34,7 @@ import {
   tagsFor,
 } from "./naming";
 import { toSdkNetworkPolicy } from "./network-policy";
+import { vercelSdk } from "./sdk";
 import { VercelSandbox } from "./vercel-sandbox";
 
 export interface VercelProviderOptions {
@@ -135,6 +136,7 @@ export class VercelProvider implements SandboxProvider {
       : config.image
         ? { image: config.image }
         : {};
+    const { Sandbox } = await vercelSdk();
     const sdk = await sdkCall({ action: "create a sandbox", snapshotId: opts.snapshotId }, () =>
       opts.snapshotId !== undefined
         ? Sandbox.create({ ...base, source: { type: "snapshot", snapshotId: opts.snapshotId } })
@@ -161,6 +163,7 @@ export class VercelProvider implements SandboxProvider {
   private async resumeNamed(id: string, opts: ResumeOptions): Promise<VercelSandbox> {
     if (!isSandboxName(id)) throw new SandboxNotFoundError(id);
     const wanted = cappedTimeout(opts.timeoutMs, this.capabilities.maxLifetimeMs);
+    const { Sandbox } = await vercelSdk();
     const sdk = await sdkCall({ action: "resume the sandbox", sandboxId: id }, () =>
       Sandbox.get({ name: id, resume: true, ...this.common(opts.signal) }),
     );
@@ -175,6 +178,7 @@ export class VercelProvider implements SandboxProvider {
 
   /** Persistent mode's create is "start fresh": the instance's named sandbox is replaced. */
   private async discardNamed(name: string, signal?: AbortSignal): Promise<void> {
+    const { Sandbox } = await vercelSdk();
     let existing: Sandbox;
     try {
       existing = await Sandbox.get({ name, resume: false, ...this.common(signal) });
@@ -199,6 +203,7 @@ export class VercelProvider implements SandboxProvider {
   async get(id: string, signal?: AbortSignal): Promise<VercelSandbox> {
     if (!isSandboxName(id)) throw new SandboxNotFoundError(id);
     // resume: false — looking must never start a stopped sandbox.
+    const { Sandbox } = await vercelSdk();
     const sdk = await sdkCall({ action: "get the sandbox", sandboxId: id }, () =>
       Sandbox.get({ name: id, resume: false, ...this.common(signal) }),
     );
@@ -207,6 +212,7 @@ export class VercelProvider implements SandboxProvider {
   }
 
   private async ownedSandboxes(signal?: AbortSignal): Promise<SandboxRecord[]> {
+    const { Sandbox } = await vercelSdk();
     const tags = { [OWNER_TAG]: this.opts.instance };
     return sdkCall({ action: "list sandboxes" }, async () => {
       const pages = await Sandbox.list({ tags, limit: PAGE, ...this.common(signal) });
@@ -220,6 +226,7 @@ export class VercelProvider implements SandboxProvider {
   }
 
   async listSnapshots(signal?: AbortSignal): Promise<SnapshotInfo[]> {
+    const { Snapshot } = await vercelSdk();
     if (this.opts.config.mode === "persistent") {
       const name = persistentName(this.opts.instance);
       const snapshots = await sdkCall({ action: "list snapshots" }, async () =>
@@ -232,6 +239,7 @@ export class VercelProvider implements SandboxProvider {
 
   /** Snapshot mode: the instance's sandboxes, and the project's snapshots taken from them. */
   private async snapshotModeRecords(signal?: AbortSignal) {
+    const { Snapshot } = await vercelSdk();
     const [sandboxes, all] = await Promise.all([
       this.ownedSandboxes(signal),
       sdkCall({ action: "list snapshots" }, async () =>
@@ -246,6 +254,7 @@ export class VercelProvider implements SandboxProvider {
     if (!isSnapshotId(id)) throw new SnapshotNotFoundError(id);
     const owned = await this.listSnapshots(signal);
     if (!owned.some((s) => s.id === id)) throw new SnapshotNotFoundError(id);
+    const { Snapshot } = await vercelSdk();
     await sdkCall({ action: "delete the snapshot", snapshotId: id }, async () => {
       const snapshot = await Snapshot.get({ snapshotId: id, ...this.common(signal) });
       await snapshot.delete({ signal });
@@ -255,6 +264,7 @@ export class VercelProvider implements SandboxProvider {
 
   /** One cheap authenticated call: proves the credentials, team, project and routing work. */
   async check(signal?: AbortSignal): Promise<void> {
+    const { Sandbox } = await vercelSdk();
     const tags = { [OWNER_TAG]: this.opts.instance };
     await sdkCall({ action: "list sandboxes (health check)" }, () =>
       Sandbox.list({ tags, limit: 1, ...this.common(signal) }),
@@ -273,6 +283,7 @@ export class VercelProvider implements SandboxProvider {
 
   private async pruneStopped(): Promise<void> {
     const { sandboxes, snapshots } = await this.snapshotModeRecords();
+    const { Sandbox } = await vercelSdk();
     for (const name of stoppedToPrune(sandboxes, snapshots, this.opts.config.keepStopped)) {
       await sdkCall({ action: "delete a stopped sandbox", sandboxId: name }, async () => {
         const sdk = await Sandbox.get({ name, resume: false, ...this.common() });
