@@ -12,7 +12,8 @@ import { printOutputOnFailure } from "../support/output-on-failure";
 /**
  * `clawrun agents list|add|rm` (docs/cli.md) as a child process editing a real clawrun.json:
  * the file it writes, the file it leaves alone when it refuses, and for `rm` a real server
- * running three echo agents whose sandboxes and snapshots are looked at on disk.
+ * running three echo agents whose sandboxes and snapshots are looked at on disk. That server
+ * starts with the file, so it boots while the file tests (which do not use it) run.
  */
 
 const dirs: string[] = [];
@@ -32,6 +33,19 @@ function project(text: string | null) {
 
 const single = `{"instance":{"name":"home"},"channels":{"generic":{},"telegram":{}}}`;
 
+/** The deployment of the second describe, started with the file so it boots during the first. */
+let starting: Promise<ClawrunServer> | undefined;
+beforeAll(() => {
+  starting = startClawrun({
+    config: { agents: { clawrun: {}, team: {}, extra: {} } },
+    timings: { heartbeatIntervalMs: 500 },
+  });
+  starting.catch(() => undefined); // reported by the describe that awaits it
+});
+afterAll(async () => {
+  await (await starting?.catch(() => undefined))?.stop();
+});
+
 describe("clawrun agents on this machine's clawrun.json", () => {
   it("list: one row per agent with its type, webhooks and variables; --json is one document", async () => {
     const p = project(
@@ -41,7 +55,7 @@ describe("clawrun agents on this machine's clawrun.json", () => {
         agents: { home: {}, "team-bot": { agent: { type: "openclaw" } } },
       }),
     );
-    const r = await p.run("agents", "list");
+    const [r, j] = await Promise.all([p.run("agents", "list"), p.run("agents", "list", "--json")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split("\n")).toEqual([
@@ -49,7 +63,6 @@ describe("clawrun agents on this machine's clawrun.json", () => {
       "home (default)  echo      /api/webhooks/<channel>           TELEGRAM_BOT_TOKEN",
       "team-bot        openclaw  /api/webhooks/<channel>/team-bot  TELEGRAM_BOT_TOKEN__TEAM_BOT",
     ]);
-    const j = await p.run("agents", "list", "--json");
     expect(j.code).toBe(0);
     const doc = JSON.parse(j.stdout) as {
       config: string;
@@ -161,12 +174,12 @@ describe("clawrun agents on this machine's clawrun.json", () => {
   it("a file with comments is not rewritten (they would be lost)", async () => {
     const text = `{\n  // the bot\n  "instance": { "name": "home" }\n}\n`;
     const p = project(text);
-    const r = await p.run("agents", "add", "team");
+    const [r, list] = await Promise.all([p.run("agents", "add", "team"), p.run("agents", "list")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("has comments, which rewriting it would drop; nothing changed");
     expect(p.read()).toBe(text);
     // Reading it is fine: the server accepts comments.
-    expect((await p.run("agents", "list")).code).toBe(0);
+    expect(list.code).toBe(0);
   });
 });
 
@@ -200,33 +213,30 @@ describe("clawrun agents rm against a running deployment", () => {
   }
 
   beforeAll(async () => {
-    server = await startClawrun({
-      config: { agents: { clawrun: {}, team: {}, extra: {} } },
-      timings: { heartbeatIntervalMs: 500 },
-    });
-    // Wake both agents to be removed: each has a sandbox running.
-    for (const name of ["team", "extra"]) {
-      const sent = await run("send", `hello ${name}`, "--agent", name, "--wait");
-      expect(sent.code, sent.stderr).toBe(0);
-      expect((await onDisk(name)).running).toBe(1);
-    }
-  });
-  afterAll(async () => {
-    await server?.stop();
+    server = await (starting as Promise<ClawrunServer>);
+    // Wake both agents to be removed (each its own sandbox, side by side): each has one running.
+    await Promise.all(
+      ["team", "extra"].map(async (name) => {
+        const sent = await run("send", `hello ${name}`, "--agent", name, "--wait");
+        expect(sent.code, sent.stderr).toBe(0);
+        expect((await onDisk(name)).running).toBe(1);
+      }),
+    );
   });
 
   it("an unreachable deployment: exit 3 naming the URL, the file unchanged", async () => {
     const before = readFileSync(server.env.CLAWRUN_CONFIG as string, "utf8");
-    const r = await clawrun(["agents", "rm", "team"], env({ CLAWRUN_URL: "http://127.0.0.1:9" }));
+    const [r, both] = await Promise.all([
+      clawrun(["agents", "rm", "team"], env({ CLAWRUN_URL: "http://127.0.0.1:9" })),
+      clawrun(
+        ["agents", "rm", "team", "--offline", "--delete-snapshots"],
+        env({ CLAWRUN_URL: "http://127.0.0.1:9" }),
+      ),
+    ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('cannot put "team" to sleep first, so clawrun.json is unchanged');
     expect(r.stderr).toContain("http://127.0.0.1:9");
     expect(r.stderr).toContain("--offline");
-    expect(readFileSync(server.env.CLAWRUN_CONFIG as string, "utf8")).toBe(before);
-    const both = await clawrun(
-      ["agents", "rm", "team", "--offline", "--delete-snapshots"],
-      env({ CLAWRUN_URL: "http://127.0.0.1:9" }),
-    );
     expect(both.code).toBe(2);
     expect(readFileSync(server.env.CLAWRUN_CONFIG as string, "utf8")).toBe(before);
   });

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +10,8 @@ import { clawrun } from "../support/cli";
 
 /**
  * `clawrun config check` says exactly what start-up (scripts/preflight.ts, run by
- * `npm run dev` / `npm start`) says about the same clawrun.json and environment.
+ * `npm run dev` / `npm start`) says about the same clawrun.json and environment. A case's runs
+ * (the CLI, its --json, the start-up) only read the deployment, so they run side by side.
  */
 
 const dirs: string[] = [];
@@ -34,10 +35,23 @@ function problems(stderr: string): string[] {
     .map((l) => l.trim());
 }
 
-function preflight(env: Record<string, string>) {
-  return spawnSync(process.execPath, ["--import", "tsx", "scripts/preflight.ts"], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
-    encoding: "utf8",
+function preflight(env: Record<string, string>): Promise<{ status: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/preflight.ts"],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...env,
+        } as unknown as NodeJS.ProcessEnv,
+      },
+      (err, _stdout, stderr) => {
+        const status = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+        resolve({ status, stderr });
+      },
+    );
   });
 }
 
@@ -74,22 +88,24 @@ describe("clawrun config check", () => {
       "ClawRun on Vercel needs these environment variables",
     ],
   ])("%s: exit 1 with the start-up's own lines", async (_name, env, expected) => {
-    const check = await clawrun(["config", "check"], env);
-    const start = preflight(env);
+    const [check, j, start] = await Promise.all([
+      clawrun(["config", "check"], env),
+      clawrun(["config", "check", "--json"], env),
+      preflight(env),
+    ]);
     expect(start.status).toBe(1);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain(expected);
     expect(problems(check.stderr)).toEqual(problems(start.stderr));
     expect(check.stderr).not.toMatch(/\n\s+at /);
 
-    const j = await clawrun(["config", "check", "--json"], env);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toEqual({ ok: false, problems: problems(start.stderr) });
   });
 
   it("the vercel provider with only VERCEL_TOKEN: exit 1 naming what the server names", async () => {
     const env = { ...deployment({ sandbox: { provider: "vercel" } }), VERCEL_TOKEN: "tok_123" };
-    const check = await clawrun(["config", "check"], env);
+    const [check, start] = await Promise.all([clawrun(["config", "check"], env), preflight(env)]);
     expect(check.code).toBe(1);
     expect(check.stdout).toBe("");
     const lines = problems(check.stderr);
@@ -97,7 +113,7 @@ describe("clawrun config check", () => {
       "environment: VERCEL_TEAM_ID is not set (set together with VERCEL_TOKEN (all three or none)) (the vercel provider needs it)",
       "environment: VERCEL_PROJECT_ID is not set (set together with VERCEL_TOKEN (all three or none)) (the vercel provider needs it)",
     ]);
-    expect(problems(preflight(env).stderr)).toEqual(lines);
+    expect(problems(start.stderr)).toEqual(lines);
     // The server, built from the same file and environment, refuses with the same lines.
     const server = await createAppContext({
       logger: pino({ level: "silent" }),
@@ -112,12 +128,14 @@ describe("clawrun config check", () => {
 
   it("a valid clawrun.json: exit 0, and nothing written (no secrets generated)", async () => {
     const env = deployment({ sandbox: { activeDuration: 300 } });
-    const r = await clawrun(["config", "check"], env);
+    const [r, j] = await Promise.all([
+      clawrun(["config", "check"], env),
+      clawrun(["config", "check", "--json"], env),
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`ok: ${env.CLAWRUN_CONFIG} and the environment are valid\n`);
     expect(existsSync(join(env.CLAWRUN_STATE_DIR as string, "secrets.json"))).toBe(false);
-    const j = await clawrun(["config", "check", "--json"], env);
     expect(JSON.parse(j.stdout)).toEqual({ ok: true, config: env.CLAWRUN_CONFIG });
   });
 

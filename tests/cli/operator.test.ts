@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClawrunServer, startClawrun } from "../support/clawrun-server";
 import { clawrun, type RunningCli, spawnClawrun } from "../support/cli";
 import { freePort, waitFor } from "../support/free-port";
+import { instanceStatus } from "../support/messages";
 
 /**
  * `clawrun` as a child process against the real production server, through a whole life:
  * never started → woken (followed live) → messages → snapshot → asleep → woken by a message.
- * The tests in a describe run in order and share the agent's state.
+ * The tests in a describe run in order and share the agent's state. Each CLI run is a fresh
+ * Node process (~0.25 CPU-s, ~0.5 with a request): runs that cannot affect each other go
+ * together, so a test waits for its slowest run rather than for the sum of them.
  */
 
 let server: ClawrunServer;
@@ -29,11 +32,6 @@ interface ErrorBody {
   error: { code: string; message: string };
 }
 
-async function apiStatus(): Promise<string> {
-  const r = await run("status", "--json");
-  return json<Overview>(r.stdout).instance.status;
-}
-
 beforeAll(async () => {
   server = await startClawrun({ timings: { heartbeatIntervalMs: 1000 } });
 });
@@ -44,12 +42,11 @@ afterAll(async () => {
 
 describe("reading and refusing, before anything started", () => {
   it("status of a never-started agent, in words and as JSON", async () => {
-    const r = await run("status");
+    const [r, j] = await Promise.all([run("status"), run("status", "--json")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout.split("\n")[0]).toMatch(/^uninitialized +never started · wakes on the first/);
     expect(r.stdout).toMatch(/^inbox +0 pending, 0 dead letters$/m);
-    const j = await run("status", "--json");
     expect(j.code).toBe(0);
     expect(json<Overview>(j.stdout).instance.status).toBe("uninitialized");
   });
@@ -76,19 +73,23 @@ describe("reading and refusing, before anything started", () => {
       "agents add",
       "agents rm",
     ];
-    const results = await Promise.all(names.map((n) => run(...n.split(" "), "--help")));
+    const [general, bare, ...results] = await Promise.all([
+      run("--help"),
+      run(),
+      ...names.map((n) => run(...n.split(" "), "--help")),
+    ]);
     results.forEach((r, i) => {
       expect(r.code, names[i]).toBe(0);
       expect(r.stdout, names[i]).toMatch(new RegExp(`^usage: clawrun ${names[i]}`));
       expect(r.stdout, names[i]).toContain("exit codes: 0 ok");
     });
-    const general = await run("--help");
     expect(general.code).toBe(0);
     for (const n of names) expect(general.stdout).toContain(`  ${n}`);
-    expect((await run()).code).toBe(2);
+    expect(bare.code).toBe(2);
   });
 
-  it.each([
+  // Refused before any request: nothing to share, so these run side by side.
+  it.concurrent.for<[string[], string]>([
     [["status", "--bogus"], 'unknown flag --bogus for "clawrun status"'],
     [["events", "--follow=yes"], "--follow takes no value"],
     [["events", "--limit", "0"], '--limit: expected an integer from 1 to 1000, got "0"'],
@@ -99,7 +100,7 @@ describe("reading and refusing, before anything started", () => {
     [["stop", "now"], 'clawrun stop: takes no arguments (got "now")'],
     [["frobnicate"], 'unknown command "frobnicate"'],
     [["snapshots", "delete"], "clawrun snapshots delete: expected <id> (got 0 arguments)"],
-  ])("%j is a usage error (exit 2) naming the problem", async (args, message) => {
+  ])("%j is a usage error (exit 2) naming the problem", async ([args, message], { expect }) => {
     const r = await run(...args);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(message);
@@ -117,42 +118,43 @@ describe("reading and refusing, before anything started", () => {
 
   it("unreachable, wrong secret or no secret: exit 3 saying which", async () => {
     const port = await freePort();
-    const gone = await run("status", "--url", `http://127.0.0.1:${port}`);
+    const empty = mkdtempSync(join(tmpdir(), "clawrun-cli-"));
+    const [gone, wrong, none, bad] = await Promise.all([
+      run("status", "--url", `http://127.0.0.1:${port}`),
+      clawrun(["status", "--json"], { ...env(), ADMIN_SECRET: "x".repeat(32) }),
+      clawrun(["status"], { CLAWRUN_URL: server.url, CLAWRUN_STATE_DIR: empty }),
+      clawrun(["status"], { ...env(), CLAWRUN_URL: "ftp://nope" }),
+    ]).finally(() => rmSync(empty, { recursive: true, force: true }));
     expect(gone.code).toBe(3);
     expect(gone.stderr).toContain(
       `cannot reach ClawRun at http://127.0.0.1:${port} (from --url): ECONNREFUSED`,
     );
 
-    const wrong = await clawrun(["status", "--json"], { ...env(), ADMIN_SECRET: "x".repeat(32) });
     expect(wrong.code).toBe(3);
     expect(json<ErrorBody>(wrong.stdout).error.code).toBe("invalid_token");
     expect(wrong.stdout + wrong.stderr).not.toContain("x".repeat(32));
 
-    const empty = mkdtempSync(join(tmpdir(), "clawrun-cli-"));
-    try {
-      const none = await clawrun(["status"], { CLAWRUN_URL: server.url, CLAWRUN_STATE_DIR: empty });
-      expect(none.code).toBe(3);
-      expect(none.stderr).toContain(`no operator secret: set ADMIN_SECRET`);
-      expect(none.stderr).toContain(join(empty, "secrets.json"));
-    } finally {
-      rmSync(empty, { recursive: true, force: true });
-    }
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain(`no operator secret: set ADMIN_SECRET`);
+    expect(none.stderr).toContain(join(empty, "secrets.json"));
 
-    const bad = await clawrun(["status"], { ...env(), CLAWRUN_URL: "ftp://nope" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("CLAWRUN_URL: expected an http(s) URL");
   });
 
   it("inbox and config show read the deployment", async () => {
-    const inbox = await run("inbox");
+    const [inbox, config, configJson] = await Promise.all([
+      run("inbox"),
+      run("config", "show"),
+      run("config", "show", "--json"),
+    ]);
     expect(inbox.code).toBe(0);
     expect(inbox.stdout).toBe(
       "inbox: 0 pending, 0 dead letters · replies: 0 pending, 0 dead letters\n",
     );
-    const config = await run("config", "show");
     expect(config.code).toBe(0);
     expect(config.stdout).toMatch(/^sandbox\.activeDuration +300 +\(default\)$/m);
-    const rows = json<{ rows: { key: string }[] }>((await run("config", "show", "--json")).stdout);
+    const rows = json<{ rows: { key: string }[] }>(configJson.stdout);
     expect(rows.rows.map((r) => r.key)).toContain("sandbox.activeDuration");
   });
 
@@ -164,12 +166,11 @@ describe("reading and refusing, before anything started", () => {
         JSON.stringify({ ADMIN_SECRET: server.secrets.admin }),
         { mode: 0o600 },
       );
-      const r = await clawrun(["snapshots"], { CLAWRUN_PUBLIC_URL: server.url }, { cwd: dir });
+      const [r, ok] = await Promise.all([
+        clawrun(["snapshots"], { CLAWRUN_PUBLIC_URL: server.url }, { cwd: dir }),
+        clawrun(["snapshots"], { CLAWRUN_PUBLIC_URL: server.url, CLAWRUN_STATE_DIR: dir }),
+      ]);
       expect(r.stderr).toContain("no operator secret"); // the default dir is ./.clawrun
-      const ok = await clawrun(["snapshots"], {
-        CLAWRUN_PUBLIC_URL: server.url,
-        CLAWRUN_STATE_DIR: dir,
-      });
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
       expect(ok.stdout).toBe("no snapshots yet\n");
@@ -179,30 +180,35 @@ describe("reading and refusing, before anything started", () => {
   });
 
   it("actions the state does not allow: exit 1 with the server's words, nothing changed", async () => {
-    const stop = await run("stop");
+    // The refusals side by side; what they left behind is read once they have all answered.
+    const [stop, snap, del, retryMsg, retryReply, prepare, prepareText] = await Promise.all([
+      run("stop"),
+      run("snapshot", "--json"),
+      run("snapshots", "delete", "snap-nope"),
+      run("inbox", "retry", "msg-nope", "--json"),
+      run("inbox", "retry", "reply:msg-nope", "--json"),
+      // The echo agent has no layer to build (POST /api/sandbox/layer).
+      run("agent", "prepare", "--json"),
+      run("agent", "prepare"),
+    ]);
     expect(stop.code).toBe(1);
     expect(stop.stderr).toMatch(/^clawrun stop: .*uninitialized/);
-    const snap = await run("snapshot", "--json");
     expect(snap.code).toBe(1);
     expect(json<ErrorBody>(snap.stdout).error.code).toBe("not_running");
-    const del = await run("snapshots", "delete", "snap-nope");
     expect(del.code).toBe(1);
     expect(del.stderr).toContain("snap-nope");
-    const events = await run("events", "--json");
-    expect(events.code).toBe(0);
-    expect(events.stdout).toBe("");
-    expect((await run("events")).stdout).toBe("no events yet\n");
-    for (const id of ["msg-nope", "reply:msg-nope"]) {
-      const retry = await run("inbox", "retry", id, "--json");
+    for (const retry of [retryMsg, retryReply]) {
       expect(retry.code).toBe(1);
       expect(json<ErrorBody>(retry.stdout).error.code).toBe("not_found");
     }
-    // The echo agent has no layer to build (POST /api/sandbox/layer).
-    const prepare = await run("agent", "prepare", "--json");
     expect(prepare.code).toBe(1);
     expect(json<ErrorBody>(prepare.stdout).error).toMatchObject({ code: "no_layer" });
-    expect((await run("agent", "prepare")).stderr).toMatch(/^clawrun agent prepare: .*no layer/);
-    expect(await apiStatus()).toBe("uninitialized");
+    expect(prepareText.stderr).toMatch(/^clawrun agent prepare: .*no layer/);
+    const [events, eventsText] = await Promise.all([run("events", "--json"), run("events")]);
+    expect(events.code).toBe(0);
+    expect(events.stdout).toBe("");
+    expect(eventsText.stdout).toBe("no events yet\n");
+    expect(await instanceStatus(server)).toBe("uninitialized");
   });
 });
 
@@ -260,7 +266,11 @@ describe("a life, followed live", () => {
   });
 
   it("send prints the agent's reply; the same id again is a duplicate", async () => {
-    const r = await run("send", "hello from the cli", "--conversation", "c1", "--id", "cli-msg-1");
+    // Refused credentials leave nothing behind: that send goes alongside the first.
+    const [r, wrong] = await Promise.all([
+      run("send", "hello from the cli", "--conversation", "c1", "--id", "cli-msg-1"),
+      clawrun(["send", "x"], { ...env(), CLAWRUN_WEBHOOK_SECRET: "y".repeat(32) }),
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^echo: hello from the cli \(message #1 in "c1"/);
@@ -270,21 +280,15 @@ describe("a life, followed live", () => {
       status: "duplicate",
       id: "cli-msg-1",
     });
-    const wrong = await clawrun(["send", "x"], {
-      ...env(),
-      CLAWRUN_WEBHOOK_SECRET: "y".repeat(32),
-    });
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain("refused the credentials");
   });
 
   it("logs shows the sandbox's log, as text and as JSON", async () => {
-    const r = await run("logs");
+    const [r, logsJson] = await Promise.all([run("logs"), run("logs", "--json")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("echo agent listening");
-    const j = json<{ sandboxId: string; lines: { text: string }[] }>(
-      (await run("logs", "--json")).stdout,
-    );
+    const j = json<{ sandboxId: string; lines: { text: string }[] }>(logsJson.stdout);
     expect(j.sandboxId).toMatch(/\S/);
     expect(j.lines.some((l) => l.text.includes("echo agent listening"))).toBe(true);
   });
@@ -295,11 +299,10 @@ describe("a life, followed live", () => {
     expect(snap.code).toBe(0);
     const taken = /^snapshot: running → running\ntaken: (\S+)\n$/.exec(snap.stdout);
     expect(taken, snap.stdout).not.toBeNull();
-    const list = await run("snapshots", "--json");
+    const [list, human] = await Promise.all([run("snapshots", "--json"), run("snapshots")]);
     const { snapshots } = json<{ snapshots: { id: string }[] }>(list.stdout);
     expect(snapshots.map((s) => s.id)).toEqual([taken?.[1]]);
     const id = snapshots[0]?.id as string;
-    const human = await run("snapshots");
     expect(human.stdout).toMatch(new RegExp(`^${id}  \\d\\d:\\d\\d:\\d\\d \\(\\d+ s ago\\)  `));
     const del = await run("snapshots", "delete", id);
     expect(del.code).toBe(0);
@@ -323,7 +326,7 @@ describe("a life, followed live", () => {
     const [queued, reply] = send.stdout.trim().split("\n");
     expect(queued).toBe("queued cli-msg-2 (delivered after the wake)");
     expect(reply).toMatch(/^echo: are you there\? \(message #1 in "cli"/);
-    expect(await apiStatus()).toBe("running");
+    expect(await instanceStatus(server)).toBe("running");
     const events = await run("events", "--limit", "50");
     expect(events.stdout).toContain("message.delivered: delivered cli-msg-2");
   }, 120_000);
