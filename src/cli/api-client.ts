@@ -4,6 +4,7 @@ import { signatureHeaders } from "../protocol/signing";
 import { agentApiPath, genericWebhookPath } from "./agent-route";
 import { apiErrorSchema } from "./api-schemas";
 import { CliError, EXIT } from "./exit-codes";
+import { type HttpAnswer, httpText } from "./http-text";
 
 /**
  * The operator API over HTTP (docs/api.md) with the bearer secret, and the signed generic
@@ -138,35 +139,33 @@ export class ApiClient {
     answers: readonly number[] = [],
   ): Promise<Answer<T>> {
     const where = `${this.target.url} (from ${this.target.urlSource})`;
-    let res: Response;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    // Ctrl-C ends a request at once (e.g. `send` waiting on a slow agent).
+    const signal = this.interrupt ? AbortSignal.any([timeout, this.interrupt]) : timeout;
+    const failed = (err: unknown) =>
+      this.interrupt?.aborted ? "" : timeout.aborted ? "no answer in time" : why(err);
+    let res: HttpAnswer;
     try {
-      res = await fetch(`${this.target.url}${path}`, {
-        method,
-        headers,
-        body: raw,
-        // Ctrl-C ends a request at once (e.g. `send` waiting on a slow agent).
-        signal: this.interrupt
-          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), this.interrupt])
-          : AbortSignal.timeout(timeoutMs),
-        redirect: "manual",
-      });
+      res = await httpText(`${this.target.url}${path}`, { method, headers, body: raw, signal });
     } catch (err) {
-      if (this.interrupt?.aborted) throw interrupted();
+      const reason = failed(err);
+      if (!reason) throw interrupted();
       throw new CliError(
         EXIT.unreachable,
-        `cannot reach ClawRun at ${where}: ${why(err)}`,
+        `cannot reach ClawRun at ${where}: ${reason}`,
         "unreachable",
       );
     }
     let text: string;
     try {
-      text = await res.text();
+      text = await res.text;
     } catch (err) {
       // Ctrl-C (or the timeout) can land while the body is still arriving.
-      if (this.interrupt?.aborted) throw interrupted();
+      const reason = failed(err);
+      if (!reason) throw interrupted();
       throw new CliError(
         EXIT.unreachable,
-        `the answer from ${where} broke off: ${why(err)}`,
+        `the answer from ${where} broke off: ${reason}`,
         "unreachable",
       );
     }
@@ -227,9 +226,8 @@ export function interrupted(): CliError {
   return new CliError(EXIT.failure, "interrupted", "interrupted");
 }
 
-/** fetch's own message is "fetch failed"; the cause says what actually happened. */
+/** The socket's code (ECONNREFUSED, ENOTFOUND, …) says what happened better than its message. */
 function why(err: unknown): string {
-  const e = err as Error & { cause?: { code?: string; message?: string } };
-  if (e.name === "TimeoutError") return "no answer in time";
-  return e.cause?.code ?? e.cause?.message ?? e.message;
+  const e = err as Error & { code?: string };
+  return e.code ?? e.message;
 }

@@ -36,7 +36,10 @@ describe("faults: clock skew", () => {
     "a heartbeat stamped %s is refused and changes nothing",
     async (_name, skewMs) => {
       h = await lifecycleHarness();
-      await harness().manager.wake({ reason: "test", trigger: "operator" });
+      // A wake that failed would leave no sandbox to sign for (once seen in a loaded run as
+      // a 400 for a null sandboxId): say so here instead.
+      const woke = await harness().manager.wake({ reason: "test", trigger: "operator" });
+      expect(woke, JSON.stringify(woke)).toMatchObject({ status: "running" });
       await harness().setParentUp(false); // the sidecar's own heartbeats stop reaching the store
       const before = await harness().manager.getState();
       const sandboxId = before.value.sandboxId as string;
