@@ -40,8 +40,11 @@ function bodyOf(res: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
     res.on("data", (chunk: Buffer) => chunks.push(chunk));
     res.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    // A connection cut mid-body ("aborted") or the signal firing while it arrives.
+    // A connection cut mid-body or the signal firing while it arrives: "error" on Node 20,
+    // and "close" before "end" catches any ending that says nothing (the deprecated "aborted").
     res.once("error", reject);
-    res.once("aborted", () => reject(new Error("the connection closed before the whole answer")));
+    res.once("close", () => {
+      if (!res.complete) reject(new Error("the connection closed before the whole answer"));
+    });
   });
 }
