@@ -11,6 +11,7 @@ import { parseDaemonEnv } from "../protocol/daemon-env";
 import { DAEMON_HOST } from "../protocol/door";
 import { buildChildEnv, expandArgs } from "./daemon-env";
 import { readRestoredGeneration } from "./restored-generation";
+import { runInWarmChild, type WarmDaemonChild } from "./warm-daemon";
 
 /**
  * Wake speed (docs/sidecar.md, "Start-up order"): the daemon is spawned before the rest of the
@@ -110,11 +111,13 @@ export function earlyDaemonSection(raw: unknown): { root: string; daemon: Daemon
 /**
  * Spawns the daemon at once when that is safe: the secret is present (else the sidecar
  * exits on its config check), the root is a directory and the daemon section well-formed.
- * Returns null otherwise, and the supervisor spawns it in the usual order.
+ * Returns null otherwise, and the supervisor spawns it in the usual order. A `node <script>`
+ * daemon runs in the warm child when one was left and can run it (./warm-daemon.ts).
  */
 export function spawnEarlyDaemon(
   configPath: string | undefined,
   env: Record<string, string | undefined>,
+  warm: WarmDaemonChild | null = null,
 ): EarlyDaemon | null {
   if (!configPath || !env[HB_SECRET_ENV]) return null;
   let section: ReturnType<typeof earlyDaemonSection>;
@@ -137,11 +140,13 @@ export function spawnEarlyDaemon(
   });
   let child: ChildProcess;
   try {
-    child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    child =
+      runInWarmChild(warm, spec) ??
+      spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   } catch {
     return null;
   }

@@ -7,6 +7,7 @@ import { BYPASS_ENV, DAEMON_ENV_ENV, HB_SECRET_ENV } from "../protocol/constants
 import { type EarlyDaemon, spawnEarlyDaemon } from "./early-daemon";
 import type { LoadedConfig } from "./load-config";
 import type { RunningSidecar } from "./sidecar";
+import { dismissWarmChild, takeWarmChild } from "./warm-daemon";
 
 /** A daemon spawned ahead of the rest (see main): never left behind when start-up fails. */
 let early: EarlyDaemon | null = null;
@@ -20,7 +21,10 @@ function fatal(message: string, code: number): never {
 async function main(): Promise<void> {
   // Wake speed: the daemon starts first; the rest of the sidecar is loaded (lazily, the
   // bundler defers these modules) while it boots. docs/sidecar.md, "Start-up order".
-  early = spawnEarlyDaemon(process.argv[2], process.env);
+  // In the warm child the local provider left for us, when there is one that can run it.
+  const warm = takeWarmChild();
+  early = spawnEarlyDaemon(process.argv[2], process.env, warm);
+  if (warm && early?.child !== warm.child) dismissWarmChild(warm);
   const { ConfigError, loadConfig } = await import("./load-config");
   let loaded: LoadedConfig;
   try {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { postMessage } from "../support/fault-agents";
 import { Acknowledged } from "../support/fault-checks";
@@ -18,14 +18,18 @@ afterEach(async () => {
 });
 const harness = () => h as LifecycleHarness;
 
-/** The echo daemon's pids in the sandbox whose HOME is `root`. */
+/**
+ * The echo daemon's pids in the sandbox whose root is `root` (its working directory; its
+ * environment may not show in /proc when it ran in the warm Node, docs/local-provider.md).
+ */
 function echoDaemons(root: string): number[] {
   const pids: number[] = [];
   for (const p of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
-      const env = readFileSync(`/proc/${p}/environ`, "utf8").split("\0");
       const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
-      if (env.includes(`HOME=${root}`) && cmd.includes("agent-echo.js")) pids.push(Number(p));
+      if (readlinkSync(`/proc/${p}/cwd`) === root && cmd.includes("agent-echo.js")) {
+        pids.push(Number(p));
+      }
     } catch {
       // gone meanwhile, or another user's
     }

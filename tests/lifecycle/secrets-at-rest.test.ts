@@ -5,10 +5,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEnv } from "../../src/config/env";
 import { deriveKey } from "../../src/protocol/derive-key";
-import type { Agent } from "../../src/server/agents/types";
+import { type Agent, PROVISION_DIR } from "../../src/server/agents/types";
 import { parseConfigText } from "../../src/server/compose/config-schema";
 import { buildAgent } from "../../src/server/compose/modules";
 import { extractArchive } from "../../src/server/providers/local/snapshot-archive";
+import { freePort } from "../support/free-port";
 import { type LifecycleHarness, lifecycleHarness } from "../support/lifecycle-harness";
 
 /**
@@ -53,8 +54,20 @@ function findSecrets(files: string[], secrets: Record<string, string>): string[]
   return found;
 }
 
+/**
+ * The echo daemon's start script here: the real echo agent, plus its environment as JSON on a
+ * loopback port of the test's choosing. The environment is read from the running daemon, as
+ * `/proc/<pid>/environ` does not show it when it was handed over to a process that had already
+ * booted (the local provider's warm Node, docs/local-provider.md).
+ */
+const ENV_REPORTER = `require("node:http").createServer((q, s) => s.end(JSON.stringify(process.env))).listen(Number(process.env.ENV_REPORT_PORT), "127.0.0.1"); require("./agent-echo.js");`;
+
 /** The real echo daemon, given everything OpenClaw and ZeroClaw would provision and receive. */
-function everyAgentsSecrets(master: string, secrets: Record<string, string>): Agent {
+function everyAgentsSecrets(
+  master: string,
+  secrets: Record<string, string>,
+  envReportPort: number,
+): Agent {
   const env = readEnv(
     {
       PATH: "/usr/bin:/bin",
@@ -81,13 +94,19 @@ function everyAgentsSecrets(master: string, secrets: Record<string, string>): Ag
     deliveryTimeoutMs: echo.deliveryTimeoutMs,
     files: async () => [
       ...(await echo.files()),
+      { path: `${PROVISION_DIR}/env-report.js`, content: ENV_REPORTER },
       // Their config files and launchers, as they would be written (not run: no install here).
       ...(await openclaw.files()),
       ...(await zeroclaw.files()),
     ],
     daemon: () => {
       const d = echo.daemon();
-      return { ...d, env: { ...openclaw.daemon().env, ...zeroclaw.daemon().env, ...d.env } };
+      const env = { ...openclaw.daemon().env, ...zeroclaw.daemon().env, ...d.env };
+      return {
+        ...d,
+        args: [`${PROVISION_DIR}/env-report.js`],
+        env: { ...env, ENV_REPORT_PORT: String(envReportPort) },
+      };
     },
     // OpenClaw's per-sandbox gateway token, and its per-boot model credential.
     sandboxEnv: (sandboxId) => openclaw.sandboxEnv?.(sandboxId) ?? {},
@@ -108,7 +127,8 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     /** OpenClaw's gateway token is derived per sandbox from CLAWRUN_SECRET and never stored. */
     const gatewayToken = (sandboxId: string) =>
       deriveKey(master, `agent/openclaw/gateway-token/${sandboxId}`).toString("base64url");
-    const agent = everyAgentsSecrets(master, secrets);
+    const envReportPort = await freePort();
+    const agent = everyAgentsSecrets(master, secrets, envReportPort);
     // The daemon really gets every secret it is given (else the search below would prove
     // nothing) — but never a model key: those stay with ClawRun's model gateway.
     const given = Object.values({
@@ -137,10 +157,15 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
     expect((await h.manager.wake({ reason: "start", trigger: "operator" })).status).toBe("running");
     const first = await h.provider.get((await h.status()).sandboxId as string);
     // The daemon runs with its secrets (read from its process environment, not a file).
-    const daemonEnv = await first.runCommand("sh", [
-      "-c",
-      "for p in $(pgrep -f agent-echo.js); do tr '\\0' '\\n' < /proc/$p/environ; done",
-    ]);
+    const reported = (await (await fetch(`http://127.0.0.1:${envReportPort}/`)).json()) as Record<
+      string,
+      string
+    >;
+    const daemonEnv = {
+      stdout: Object.entries(reported)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n"),
+    };
     expect(daemonEnv.stdout).toContain(`MY_TOKEN=${secrets.userFromEnv}`);
     expect(daemonEnv.stdout).toContain(`OPENCLAW_GATEWAY_TOKEN=${gatewayToken(first.id)}`);
     const credential = /CLAWRUN_MODEL_API_KEY=(crm_\S+)/.exec(daemonEnv.stdout)?.[1];

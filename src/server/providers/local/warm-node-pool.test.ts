@@ -1,15 +1,23 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { parseWarmJob, warmJobFor } from "../../../protocol/warm-job";
 import { bundlePath } from "../../bundles";
 import type { ManagedSandbox } from "../types";
 import { LocalProvider } from "./local-provider";
 import { isLiveState, readStat } from "./proc";
-import { parseWarmJob, warmJobFor } from "./warm-node-job";
 import { REPLENISH_AFTER_MS } from "./warm-node-pool";
 
 const boot = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" };
@@ -73,6 +81,15 @@ async function until(what: string, cond: () => boolean, ms = 5_000): Promise<voi
     await sleep(20);
   }
 }
+
+/** Takes the warm child its process left (as sidecar/warm-daemon.ts does) and reports it. */
+const TAKER = `const slot = Symbol.for("clawrun.warm-child"); const w = globalThis[slot]; delete globalThis[slot]; require("fs").writeFileSync("taken.json", JSON.stringify(w ? { child: w.child.pid, node: w.node, boot: w.boot } : null)); setInterval(() => {}, 1000);`;
+/** Live processes whose parent is `pid`. */
+const childrenOf = (pid: number): number[] =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((p) => readStat(p)?.ppid === pid && alive(p));
 
 const REPORT = `require("fs").writeFileSync("report.json", JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), env: process.env, main: require.main === module, pid: process.pid })); console.log("to stdout"); console.error("to stderr"); setInterval(() => {}, 1000);`;
 
@@ -152,6 +169,45 @@ describe.skipIf(!haveBundle)("the local provider's warm Node process", () => {
       detached: true,
     });
     expect(ranWarm(second.pid as number)).toBe(false);
+  });
+
+  it("leaves a booted warm child for the program it becomes (the sidecar's daemon runs in it), and lets it go when that program does not take it", async () => {
+    const s = await create();
+    await s.writeFiles([{ path: "app/taker.js", content: TAKER }]);
+    const taker = await s.runCommand({
+      cmd: "node",
+      args: ["taker.js"],
+      cwd: "app",
+      detached: true,
+    });
+    const file = join(s.root, "app", "taken.json");
+    await until("the taker's report", () => existsSync(file));
+    await sleep(50);
+    const taken = JSON.parse(readFileSync(file, "utf8"));
+    expect(taken).not.toBeNull();
+    expect(readStat(taken.child)?.ppid).toBe(taker.pid);
+    expect(cmdline(taken.child)).toContain("local-warm-node.js\0child");
+    expect(taken.boot.PATH).toBeTruthy();
+    expect(taken.node).toBe(realpathSync(taken.node));
+    // Taken: still there after the second in which an untaken one is let go.
+    await sleep(1_500);
+    expect(alive(taken.child)).toBe(true);
+
+    // The next warm process becomes a program that ignores it: its child exits.
+    await sleep(REPLENISH_AFTER_MS + 700);
+    const other = await s.runCommand({
+      cmd: "node",
+      args: ["report.js"],
+      cwd: "app",
+      detached: true,
+    });
+    expect(ranWarm(other.pid as number)).toBe(true);
+    const children = childrenOf(other.pid as number);
+    expect(children).toHaveLength(1);
+    await until("the untaken child to exit", () => !alive(children[0] as number));
+    // It takes its stopped sandbox's whole group down with it, the taken child included.
+    await s.stop();
+    await until("the taken child to end with its sandbox", () => !alive(taken.child));
   });
 
   it("boots the next one shortly after one is used, so the next command finds it ready", async () => {

@@ -14,9 +14,9 @@ import {
 import { delimiter, join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Logger } from "pino";
+import { type WarmBootEnv, warmJobFor } from "../../../protocol/warm-job";
 import { isSameProcessAlive, pidAlive, readStat } from "./proc";
 import type { ProcessIdentity, ProcessRecord } from "./sandbox-meta";
-import { type WarmBootEnv, warmJobFor } from "./warm-node-job";
 
 /** What a detached command needs to be run in the warm process (commands.ts's SpawnSpec). */
 export interface WarmSpawn {
@@ -61,7 +61,7 @@ export function whichOn(name: string, path: string): string | null {
  * start-up (on a 2-core machine about as long as the restore and provisioning together).
  * At most one waits at a time: started by the first create() (booting while it restores), and
  * again shortly after each use, so later wakes find it booted. It is used by the next detached
- * `node <script>` whose environment it can take on (warm-node-job.ts), else that command is
+ * `node <script>` whose environment it can take on (protocol/warm-job.ts), else that command is
  * spawned as usual. A process that waits holds nothing of any sandbox.
  */
 export class WarmNodePool {

@@ -1,6 +1,8 @@
 /**
- * What a warm Node.js process is told to become (docs/local-provider.md, "Warm Node"), and
- * which commands may run in one. Pure; shared by the provider and the warm program itself.
+ * What a warm Node.js process is told to become (docs/local-provider.md, "Warm Node"), which
+ * commands may run in one, and the warm child a warm process leaves for the program it
+ * becomes. Pure; shared by the local provider, the warm program and the sidecar (which runs
+ * the daemon in that child).
  */
 
 export interface WarmJob {
@@ -56,3 +58,23 @@ export function parseWarmJob(json: unknown): WarmJob | null {
   if (!Object.values(env).every((v) => typeof v === "string")) return null;
   return { script, args, env: { ...(env as Record<string, string>) }, cwd };
 }
+
+/**
+ * A second warm process, booted by a warm process as its child while both wait, and left for
+ * the program the parent becomes: the sidecar runs its daemon in it, so the daemon's start does
+ * not wait for Node's own (docs/local-provider.md, "Warm Node"). Its job goes down fd 3.
+ * `P` is node:child_process's ChildProcess (this module stays free of I/O).
+ */
+export interface WarmChild<P> {
+  child: P;
+  /** The node binary it runs (real path). */
+  node: string;
+  /** The environment it booted with. */
+  boot: WarmBootEnv;
+}
+
+/**
+ * Where the warm process leaves its warm child (`globalThis[WARM_CHILD_SLOT]`): the program
+ * it becomes is bundled separately, so the key is a registered symbol, one per process.
+ */
+export const WARM_CHILD_SLOT = Symbol.for("clawrun.warm-child");
