@@ -1,5 +1,5 @@
 import { errors, type Requester, type UpstashRequest, type UpstashResponse } from "@upstash/redis";
-import IORedis from "ioredis";
+import type IORedis from "ioredis";
 import { StoreUnavailableError } from "../types";
 
 /**
@@ -60,37 +60,35 @@ export interface TcpRequesterOptions {
   commandTimeoutMs?: number;
 }
 
+/**
+ * ioredis, loaded at the first connect: a server on SQLite or on Upstash's REST API never
+ * needs it, and loading it cost every server start ~70 ms (docs/architecture.md, "Start-up").
+ */
+let ioredis: Promise<typeof IORedis> | null = null;
+function loadIORedis(): Promise<typeof IORedis> {
+  ioredis ??= import("ioredis").then((m) => m.default);
+  return ioredis;
+}
+
 export class TcpRequester implements Requester {
   readonly description: string;
-  private readonly conn: IORedis;
+  private conn: IORedis | null = null;
   private connecting: Promise<void> | null = null;
   private lastError: Error | null = null;
   private closed = false;
 
-  constructor(url: string, opts: TcpRequesterOptions = {}) {
+  constructor(
+    private readonly url: string,
+    private readonly opts: TcpRequesterOptions = {},
+  ) {
     this.description = `redis ${safeUrl(url)}`;
-    this.conn = new IORedis(url, {
-      lazyConnect: true,
-      // Fail fast while Redis is down instead of queueing: callers get a 503 at once.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      connectTimeout: opts.connectTimeoutMs ?? 2_000,
-      commandTimeout: opts.commandTimeoutMs ?? 5_000,
-      // Reconnects on its own in the background; requests fail fast meanwhile.
-      retryStrategy: (times) => Math.min(50 * 2 ** times, 2_000),
-    });
-    // Without a listener ioredis prints every failed reconnect; the last one is kept for messages.
-    this.conn.on("error", (err: Error) => {
-      this.lastError = err;
-    });
   }
 
   async request<TResult = unknown>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
-    await this.ready();
+    const conn = await this.ready();
     try {
       // Pipelines answer with one entry per command; the client expects that array here.
-      return (await executeUpstashRequest(this.conn, req)) as UpstashResponse<TResult>;
+      return (await executeUpstashRequest(conn, req)) as UpstashResponse<TResult>;
     } catch (err) {
       if (err instanceof errors.UpstashError) throw err;
       throw this.unavailable(err);
@@ -99,28 +97,57 @@ export class TcpRequester implements Requester {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.conn.disconnect();
+    this.conn?.disconnect();
+  }
+
+  private async connection(): Promise<IORedis> {
+    if (this.conn) return this.conn;
+    const Client = await loadIORedis();
+    if (this.conn) return this.conn; // another request created it meanwhile
+    const conn = new Client(this.url, {
+      lazyConnect: true,
+      // Fail fast while Redis is down instead of queueing: callers get a 503 at once.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      connectTimeout: this.opts.connectTimeoutMs ?? 2_000,
+      commandTimeout: this.opts.commandTimeoutMs ?? 5_000,
+      // Reconnects on its own in the background; requests fail fast meanwhile.
+      retryStrategy: (times) => Math.min(50 * 2 ** times, 2_000),
+    });
+    // Without a listener ioredis prints every failed reconnect; the last one is kept for messages.
+    conn.on("error", (err: Error) => {
+      this.lastError = err;
+    });
+    this.conn = conn;
+    return conn;
   }
 
   /** Connects on first use; afterwards a lost connection fails requests until ioredis is back. */
-  private async ready(): Promise<void> {
+  private async ready(): Promise<IORedis> {
     if (this.closed) throw new StoreUnavailableError(`${this.description}: store is closed`);
-    if (this.conn.status === "ready") return;
+    const conn = await this.connection();
+    // Closed while ioredis loaded: nothing may connect after close().
+    if (this.closed) {
+      conn.disconnect();
+      throw new StoreUnavailableError(`${this.description}: store is closed`);
+    }
+    if (conn.status === "ready") return conn;
     // "end": ioredis gave up (e.g. the host did not resolve); start over on demand.
-    if (this.conn.status === "wait" || this.conn.status === "end") {
-      this.connecting = this.conn.connect().finally(() => {
+    if (conn.status === "wait" || conn.status === "end") {
+      this.connecting = conn.connect().finally(() => {
         this.connecting = null;
       });
     }
     if (this.connecting) {
       try {
         await this.connecting;
-        return;
+        return conn;
       } catch (err) {
         throw this.unavailable(err);
       }
     }
-    throw this.unavailable(this.lastError ?? new Error(`connection is ${this.conn.status}`));
+    throw this.unavailable(this.lastError ?? new Error(`connection is ${conn.status}`));
   }
 
   private unavailable(err: unknown): StoreUnavailableError {
