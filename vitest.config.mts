@@ -32,6 +32,8 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "app/**/*.test.ts"],
           environment: "node",
+          // Clock formatting is asserted in UTC; set for the run, since one worker runs every file.
+          env: { TZ: "UTC" },
           pool: "forks",
           isolate: false,
           ...timeouts,

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { FleetRowView } from "./api-schemas";
 import { formatFleet } from "./format-fleet";
 
-process.env.TZ = "UTC";
 const NOW = Date.UTC(2026, 11, 1, 13, 20, 0);
 const MIN = 60_000;
 

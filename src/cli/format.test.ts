@@ -11,7 +11,6 @@ import {
   formatStatus,
 } from "./format";
 
-process.env.TZ = "UTC";
 const NOW = Date.UTC(2026, 11, 1, 13, 20, 0);
 
 const overview = (instance: Partial<OverviewView["instance"]>, extra: Partial<OverviewView> = {}) =>

@@ -333,7 +333,7 @@ describe("a life, followed live", () => {
 
   it("--json with --wait answers one document, at the end", async () => {
     const stop = await run("stop", "--wait", "--json");
-    expect(stop.code, stop.stdout).toBe(0);
+    expect(stop.code, `${stop.stdout}${stop.stderr}`).toBe(0);
     expect(json(stop.stdout)).toEqual({
       action: "stop",
       from: "running",
@@ -341,14 +341,14 @@ describe("a life, followed live", () => {
       status: "sleeping",
     });
     const send = await run("send", "once more", "--id", "cli-msg-3", "--wait", "--json");
-    expect(send.code, send.stdout).toBe(0);
+    expect(send.code, `${send.stdout}${send.stderr}`).toBe(0);
     expect(json(send.stdout)).toEqual({
       status: "replied",
       id: "cli-msg-3",
       reply: expect.stringMatching(/^echo: once more \(message #2 in "cli"/),
     });
     const snap = await run("snapshot", "--wait", "--json");
-    expect(snap.code, snap.stdout).toBe(0);
+    expect(snap.code, `${snap.stdout}${snap.stderr}`).toBe(0);
     expect(json(snap.stdout)).toEqual({
       action: "snapshot",
       from: "running",
