@@ -161,18 +161,16 @@ describe("secrets at rest (real local provider, sidecar, echo daemon)", () => {
       string,
       string
     >;
-    const daemonEnv = {
-      stdout: Object.entries(reported)
-        .map(([k, v]) => `${k}=${v}`)
-        .join("\n"),
-    };
-    expect(daemonEnv.stdout).toContain(`MY_TOKEN=${secrets.userFromEnv}`);
-    expect(daemonEnv.stdout).toContain(`OPENCLAW_GATEWAY_TOKEN=${gatewayToken(first.id)}`);
-    const credential = /CLAWRUN_MODEL_API_KEY=(crm_\S+)/.exec(daemonEnv.stdout)?.[1];
+    const daemonEnv = Object.entries(reported)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n");
+    expect(daemonEnv).toContain(`MY_TOKEN=${secrets.userFromEnv}`);
+    expect(daemonEnv).toContain(`OPENCLAW_GATEWAY_TOKEN=${gatewayToken(first.id)}`);
+    const credential = /CLAWRUN_MODEL_API_KEY=(crm_\S+)/.exec(daemonEnv)?.[1];
     expect(credential).toBeDefined();
-    expect(daemonEnv.stdout).not.toContain(secrets.openclawModelKey);
-    expect(daemonEnv.stdout).not.toContain(secrets.zeroclawModelKey);
-    expect(daemonEnv.stdout).not.toContain("CLAWRUN_DAEMON_ENV");
+    expect(daemonEnv).not.toContain(secrets.openclawModelKey);
+    expect(daemonEnv).not.toContain(secrets.zeroclawModelKey);
+    expect(daemonEnv).not.toContain("CLAWRUN_DAEMON_ENV");
 
     expect((await h.manager.sleep("test")).status).toBe("sleeping");
     expect((await h.manager.wake({ reason: "wake", trigger: "operator" })).status).toBe("running");
